@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+func init() {
+	register(&command{
+		name:    "fmt",
+		args:    "[-check] [-diff] LAB_DIR",
+		summary: "rewrite a lab's .hcl files in canonical style",
+		help: `
+Rewrites every .hcl file of LAB_DIR in HCL's canonical layout (aligned
+equals signs, two-space indentation). Files with syntax errors are reported
+and left untouched.
+
+With -check nothing is written: the files that would change are listed and
+the exit code is 1 if there are any (for CI).
+
+Examples:
+  labgen fmt labs/orders
+  labgen fmt -check labs/orders`,
+		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			check := fs.Bool("check", false, "list files that are not formatted and exit 1 if any; write nothing")
+			return func(_ context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("fmt takes one lab directory")
+				}
+				files, err := schemas.LabFiles(args[0])
+				if err != nil {
+					return err
+				}
+				parser := hclparse.NewParser()
+				var diags hcl.Diagnostics
+				changed := 0
+				for _, name := range files {
+					src, err := os.ReadFile(name)
+					if err != nil {
+						return err
+					}
+					// Parse first: hclwrite.Format does not report errors.
+					if _, d := parser.ParseHCL(src, name); d.HasErrors() {
+						diags = append(diags, d...)
+						continue
+					}
+					out := hclwrite.Format(src)
+					if bytes.Equal(out, src) {
+						continue
+					}
+					changed++
+					fmt.Fprintln(env.Stdout, name)
+					if !*check {
+						if err := os.WriteFile(name, out, 0o644); err != nil {
+							return err
+						}
+					}
+				}
+				if len(diags) > 0 {
+					w := hcl.NewDiagnosticTextWriter(env.Stderr, parser.Files(), 78, env.Terminal)
+					_ = w.WriteDiagnostics(diags)
+					return &exitError{code: ExitLabErrors, msg: "files with syntax errors were left untouched"}
+				}
+				if *check && changed > 0 {
+					return &exitError{code: ExitLabErrors, msg: fmt.Sprintf("%d file(s) are not formatted; run labgen fmt %s", changed, args[0])}
+				}
+				return nil
+			}
+		},
+	})
+}

@@ -1,0 +1,349 @@
+# The six experiments of the seed lab. Counts and timings differ on every
+# run: the producer is continuous and random. For every case record the
+# chosen order ID, the query time and the output; "expected" says what the
+# lab is built to show, not that your run has shown it.
+
+experiment "baseline" {
+  number   = 1
+  title    = "Establish a baseline"
+  question = "Is every part of the lab up and moving data before anything is changed?"
+  intro    = <<-EOT
+    Bring the lab up and run ./stream-lab smoke before touching anything.
+    Then open the query console, pick the engine each step names, and run
+    the read-only presets or the SQL shown. The producer never stops and
+    draws random values, so exact counts and timings will differ from any
+    other run, including your next one.
+  EOT
+  record   = ["the smoke result", "row counts per source table", "row counts per payment status in ClickHouse", "the state of each Flink job"]
+
+  step "smoke" {
+    title = "Run the smoke checks"
+    text  = "Each check prints pass or fail; all must pass before the experiments mean anything."
+    lab   = "smoke"
+  }
+
+  step "source_counts" {
+    title = "Count what the producer has written"
+    query = preset.source_counts
+
+    expect {
+      condition = length(result.rows) > 0
+      message   = "MySQL holds orders."
+    }
+  }
+
+  step "serving_counts" {
+    title = "Count what ClickHouse serves"
+    query = preset.wide_status_counts
+
+    expect {
+      condition = length(result.rows) > 0
+      message   = "ClickHouse holds wide rows."
+    }
+  }
+
+  step "jobs" {
+    title = "List the Flink jobs"
+    text  = "Open the Flink UI as well: the streaming job should be RUNNING with checkpoints completing."
+    flink = { show = ["state", "checkpoints"] }
+  }
+
+  expected       = "Smoke passes, both MySQL tables have rows, ClickHouse holds wide rows, and the streaming job runs."
+  interpretation = "This is the reference point for every later case. A failing check here explains later surprises better than any experiment can."
+}
+
+experiment "trace_one_order" {
+  number   = 2
+  title    = "Trace one order"
+  question = "Where does one business record become several change events?"
+  intro    = "Pick one recent order in ClickHouse and follow it back to MySQL and through its Kafka key."
+  record   = ["the selected order ID", "the query time", "each output", "how many messages the key has in dwd-order-wide"]
+
+  step "pick" {
+    title = "Choose a recent order in ClickHouse"
+    query = preset.latest_wide_orders
+    capture = {
+      order_id = result.rows[0].order_id
+    }
+  }
+
+  step "source" {
+    title  = "The same order in MySQL"
+    text   = "The source keeps one row per order and one per payment."
+    engine = "mysql"
+    sql    = <<-SQL
+      SELECT o.order_id, o.order_status, o.updated_at,
+             p.payment_id, p.payment_status, p.paid_at
+      FROM orders o
+      LEFT JOIN payments p ON o.order_id = p.order_id
+      WHERE o.order_id = ${step.pick.order_id}
+    SQL
+  }
+
+  step "kafka" {
+    title = "Every message of the order's key in dwd-order-wide"
+    text  = "Look for several versions of the same key, and for an empty message (a tombstone) between them: the left join retracts its padded row before emitting the joined one. Kafka UI shows the same key."
+    kafka = {
+      topic = "dwd-order-wide"
+      key   = jsonencode({ order_id = step.pick.order_id })
+    }
+  }
+
+  step "serving_versions" {
+    title  = "The versions ClickHouse has stored"
+    text   = "Without FINAL, rows not merged yet show each version ClickHouse received."
+    engine = "clickhouse"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide WHERE order_id = ${step.pick.order_id} ORDER BY updated_at"
+  }
+
+  step "flink" {
+    title = "Records in and out of the join"
+    text  = "Relate the propagation you saw to the computation: records in and out per vertex."
+    flink = {
+      job  = job.order_wide
+      show = ["state", "vertices"]
+    }
+  }
+
+  expected       = "The same order ID connects the MySQL row, the Kafka key and the ClickHouse row, while successive messages of that key describe different versions of the order."
+  interpretation = "A message count is not an order count. This case follows one chosen record along its path; it does not show that every record made the trip."
+}
+
+experiment "delayed_payment" {
+  number   = 3
+  title    = "Watch a delayed payment update a join"
+  question = "How can a joined row exist before its payment?"
+  intro    = "Find a new order that has no payment yet, look at its joined row, then wait for the payment and look again."
+  record   = ["the selected order ID", "the payment status before and after", "how long the payment took, if it came"]
+
+  step "pending" {
+    title = "Find a new order without a payment"
+    query = preset.latest_orders_with_payment
+    capture = {
+      order_id = [for r in result.rows : r.order_id if r.payment_status == null][0]
+    }
+  }
+
+  step "serving_before" {
+    title  = "Its joined row in ClickHouse"
+    engine = "clickhouse"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.pending.order_id}"
+
+    expect {
+      condition = length(result.rows) == 0 || result.rows[0].payment_status == "PENDING"
+      message   = "Before its payment, the joined row says PENDING (or has not arrived yet)."
+    }
+  }
+
+  step "payment" {
+    title  = "Its payment in MySQL"
+    engine = "mysql"
+    sql    = "SELECT payment_id, order_id, payment_status, paid_at FROM payments WHERE order_id = ${step.pending.order_id}"
+  }
+
+  step "wait_for_payment" {
+    title = "Refresh until the payment arrives"
+    text  = "The producer schedules most payments after a random delay; some never come. A timeout here is a result, not an error of the lab."
+    wait = {
+      rerun    = step.payment
+      until    = length(result.rows) > 0
+      interval = "5s"
+      timeout  = "5m"
+    }
+  }
+
+  step "serving_after" {
+    title  = "The joined row again"
+    engine = "clickhouse"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.pending.order_id}"
+
+    expect {
+      condition = length(result.rows) > 0 && result.rows[0].payment_status != "PENDING"
+      message   = "After its payment, the joined row carries PAID or FAILED."
+    }
+  }
+
+  step "if_missed" {
+    note = "If the payment never arrived or you missed the transition, choose another new order and repeat. Do not conclude that every order becomes PAID: some fail and some are never paid."
+  }
+
+  expected       = "At first MySQL has no payment row and the joined row says PENDING. The producer schedules a later payment that may be PAID or FAILED. The configured delay is an input of the generator, not a guaranteed end-to-end latency."
+  interpretation = "The regular left join keeps both sides in state and updates the keyed result when the payment arrives."
+}
+
+experiment "hourly_summary" {
+  number   = 4
+  title    = "Compare continuous detail with a bounded summary"
+  question = "Why can a fresh detail row be absent from the latest hourly summary?"
+  intro    = "Note the newest order and its category, run the bounded jobs, then read the hourly table."
+  record   = ["the latest order ID, category and creation time", "the batch result and when it finished", "the hourly rows for that category"]
+  needs    = [job.hourly_sales]
+
+  step "latest" {
+    title  = "The newest order"
+    engine = "mysql"
+    sql    = "SELECT order_id, category, order_amount, created_at FROM orders ORDER BY created_at DESC LIMIT 1"
+    capture = {
+      order_id   = result.rows[0].order_id
+      category   = result.rows[0].category
+      created_at = result.rows[0].created_at
+    }
+  }
+
+  step "batch" {
+    title = "Run the bounded jobs now"
+    lab   = "batch"
+  }
+
+  step "hourly" {
+    title = "The hourly summary"
+    query = preset.hourly_sales
+  }
+
+  step "category" {
+    title  = "The summary rows of that category"
+    engine = "clickhouse"
+    sql    = "SELECT hour_bucket, order_count, paid_order_count, gmv, paid_gmv, computed_at FROM analytics.ads_hourly_sales FINAL WHERE category = '${step.latest.category}' ORDER BY hour_bucket DESC LIMIT 3"
+  }
+
+  expected       = "The bounded job groups rows by creation hour and category. gmv sums order_amount over all selected orders; paid_gmv only over orders whose payment_status is PAID. They are different metrics."
+  interpretation = "A summary is refreshed only after the job ran and ClickHouse ingested its output. The background loop waits five minutes after each attempt finishes; it is not a five-minute wall-clock schedule. Check the job's completion and the computed_at of the rows before comparing."
+}
+
+experiment "lake_reconcile" {
+  number   = 5
+  title    = "Reconcile two lake-table counts"
+  question = "What can a count comparison tell you?"
+  intro    = "Run the bounded jobs and read the newest audit row. Its inputs are the Fluss/Paimon union table and the independent Iceberg table."
+  record   = ["paimon_fluss_count", "iceberg_count", "count_delta", "audit_time", "the same after the pipeline caught up"]
+  needs    = [job.lake_audit]
+
+  step "batch" {
+    title = "Run the bounded jobs"
+    lab   = "batch"
+  }
+
+  step "audit" {
+    title = "The newest audit row"
+    query = preset.latest_lake_audit
+    capture = {
+      audit_time  = result.rows[0].audit_time
+      count_delta = result.rows[0].count_delta
+    }
+  }
+
+  step "catch_up" {
+    title = "Let the sinks catch up"
+    text  = "Checkpoints commit Iceberg and tiering moves Fluss data into Paimon; give both at least one interval."
+    wait  = "60s"
+  }
+
+  step "batch_again" {
+    title = "Run the bounded jobs again"
+    lab   = "batch"
+  }
+
+  step "audit_again" {
+    title = "The newest audit row, again"
+    query = preset.latest_lake_audit
+
+    expect {
+      condition = result.rows[0].audit_time != step.audit.audit_time
+      message   = "A new audit row was written."
+    }
+  }
+
+  expected       = "count_delta is paimon_fluss_count minus iceberg_count. It may be nonzero while the two sinks have made different progress."
+  interpretation = "Zero means the two reads returned equal counts, not the same keys or field values. A difference that persists calls for a look at checkpoints, sink commits and tiering. Stronger verification needs a fixed cohort or a common cutoff and field-level comparison."
+}
+
+experiment "worker_recovery" {
+  number   = 6
+  title    = "Recover from a controlled worker interruption"
+  question = "Does recovered computation produce the expected records?"
+  intro    = "Confirm the streaming job runs and checkpoints, stop the TaskManager briefly, start it again, and watch the job recover. Keep this inside the local lab."
+  record   = ["the job state and completed checkpoints before", "the state while the TaskManager is stopped", "restarts and the state after", "smoke and batch results", "the orders recorded in experiments 02 and 03"]
+  needs    = [job.order_wide]
+
+  step "before" {
+    title = "The job and its checkpoints before"
+    flink = {
+      job  = job.order_wide
+      show = ["state", "checkpoints", "restarts"]
+    }
+    capture = {
+      checkpoints = result.checkpoints.completed
+    }
+
+    expect {
+      condition = result.state == "RUNNING" && result.checkpoints.completed > 0
+      message   = "The streaming job runs and has completed checkpoints."
+    }
+  }
+
+  step "stop" {
+    title   = "Stop the TaskManager"
+    compose = "stop taskmanager"
+  }
+
+  step "observe" {
+    title = "Let the failure show"
+    text  = "In the Flink UI, the job's tasks cannot be scheduled and it cycles through restarts."
+    wait  = "20s"
+  }
+
+  step "during" {
+    title = "The job while its worker is gone"
+    flink = {
+      job  = job.order_wide
+      show = ["state", "restarts", "exceptions"]
+    }
+  }
+
+  step "start" {
+    title   = "Start the TaskManager again"
+    compose = "start taskmanager"
+  }
+
+  step "recovered" {
+    title = "Wait for the job to run again"
+    wait = {
+      rerun    = step.during
+      until    = result.state == "RUNNING"
+      interval = "5s"
+      timeout  = "3m"
+    }
+  }
+
+  step "after" {
+    title = "Checkpoints and restarts after"
+    flink = {
+      job  = job.order_wide
+      show = ["state", "checkpoints", "restarts"]
+    }
+
+    expect {
+      condition = result.checkpoints.completed > step.before.checkpoints
+      message   = "New checkpoints complete after the recovery."
+    }
+  }
+
+  step "smoke" {
+    title = "Smoke checks"
+    lab   = "smoke"
+  }
+
+  step "batch" {
+    title = "Bounded jobs"
+    lab   = "batch"
+  }
+
+  step "revisit" {
+    title  = "Revisit the recorded orders"
+    engine = "clickhouse"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id IN (${experiment.trace_one_order.pick.order_id}, ${experiment.delayed_payment.pending.order_id}) ORDER BY order_id"
+  }
+
+  expected       = "The configured restart strategy tries to recover the job. A task failure inside a running session is not the same as recreating the whole cluster. This lab runs no JobManager high availability, and keeping Docker volumes does not by itself prove that a reopened job resumes from its last checkpoint."
+  interpretation = "Record the recovery as it happened, failures included. A healthy process or a zero count delta is not proof of exactly-once delivery end to end."
+}

@@ -1,0 +1,469 @@
+package schemas
+
+import (
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+var experimentSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "number", Required: true}, {Name: "title", Required: true}, {Name: "question"},
+		{Name: "intro"}, {Name: "record"}, {Name: "expected"}, {Name: "interpretation"}, {Name: "needs"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "step", LabelNames: []string{"name"}}},
+}
+
+var stepSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "title"}, {Name: "text"},
+		{Name: "query"}, {Name: "engine"}, {Name: "sql"}, {Name: "max_rows"},
+		{Name: "kafka"}, {Name: "flink"}, {Name: "compose"}, {Name: "lab"}, {Name: "wait"}, {Name: "note"},
+		{Name: "capture"}, {Name: "timeout"}, {Name: "on_failure"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "expect"}},
+}
+
+var expectSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "message", Required: true}},
+}
+
+// deferredRef is a run-time expression to check once all experiments are
+// known, since captures may come from earlier experiments.
+type deferredRef struct {
+	expr        hcl.Expression
+	exp         *Experiment
+	step        int
+	allowResult bool
+}
+
+func (d *decoder) decodeExperiment(b *hcl.Block) *Experiment {
+	name := b.Labels[0]
+	if !d.checkName(name, b.LabelRanges[0], "experiment") {
+		return nil
+	}
+	if prev, ok := d.experiments[name]; ok {
+		d.errorf(b.LabelRanges[0], "Duplicate experiment", "An experiment named %q was already declared at %s.", name, prev)
+		return nil
+	}
+	d.experiments[name] = b.DefRange
+	content, diags := b.Body.Content(experimentSchema)
+	d.diags = append(d.diags, diags...)
+	if diags.HasErrors() {
+		return nil
+	}
+	at := content.Attributes
+	e := &Experiment{Name: name, DeclRange: b.DefRange}
+	e.Number = d.atLeast(at["number"], 0, 0)
+	e.Title = d.str(at["title"])
+	e.Question = trimText(d.str(at["question"]))
+	e.Intro = trimText(d.str(at["intro"]))
+	e.Record = d.strList(at["record"])
+	e.Expected = trimText(d.str(at["expected"]))
+	e.Interpretation = trimText(d.str(at["interpretation"]))
+	var needRanges []hcl.Range
+	e.Needs, needRanges = d.refList(at["needs"], "job")
+	for i, n := range e.Needs {
+		if d.lab.Job(n) == nil {
+			d.errorf(needRanges[i], "Reference to undeclared job", "No job named %q is declared in this lab.", n)
+		}
+	}
+	seen := map[string]hcl.Range{}
+	for _, sb := range content.Blocks {
+		sname := sb.Labels[0]
+		if !d.checkName(sname, sb.LabelRanges[0], "step") {
+			continue
+		}
+		if prev, ok := seen[sname]; ok {
+			d.errorf(sb.LabelRanges[0], "Duplicate step", "Experiment %s already has a step %q at %s.", name, sname, prev)
+			continue
+		}
+		seen[sname] = sb.DefRange
+		if s := d.decodeStep(sb, e); s != nil {
+			e.Steps = append(e.Steps, s)
+		}
+	}
+	if len(e.Steps) == 0 {
+		d.errorf(b.DefRange, "Experiment without steps", "Experiment %s has no step blocks; add at least one, even a note.", name)
+	}
+	return e
+}
+
+var stepKinds = []string{StepQuery, StepKafka, StepFlink, StepCompose, StepLab, StepWait, StepNote}
+
+func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
+	content, diags := b.Body.Content(stepSchema)
+	d.diags = append(d.diags, diags...)
+	if diags.HasErrors() {
+		return nil
+	}
+	at := content.Attributes
+	s := &Step{Name: b.Labels[0], DeclRange: b.DefRange}
+	s.Title = d.str(at["title"])
+	s.Text = trimText(d.str(at["text"]))
+	s.OnFailure = d.oneOf(at["on_failure"], "continue", "continue", "stop")
+	s.Timeout = d.duration(at["timeout"], "")
+
+	var kinds []string
+	for _, k := range []string{"query", "sql", "kafka", "flink", "compose", "lab", "wait", "note"} {
+		if at[k] != nil {
+			if k == "sql" {
+				if at["query"] == nil {
+					kinds = append(kinds, StepQuery)
+				}
+				continue
+			}
+			kinds = append(kinds, k)
+		}
+	}
+	switch {
+	case len(kinds) == 0:
+		d.errorf(b.DefRange, "Step does nothing", "Step %s needs exactly one of: query (a preset) or engine + sql, kafka, flink, compose, lab, wait, note.", s.Name)
+		return nil
+	case len(kinds) > 1:
+		d.errorf(b.DefRange, "Step does several things", "Step %s sets %s; a step does exactly one thing, so split it into several steps.", s.Name, strings.Join(kinds, " and "))
+		return nil
+	}
+	s.Kind = kinds[0]
+	defer func() { d.currentStep = nil }()
+	d.currentStep = &deferredRef{exp: e, step: len(e.Steps)}
+
+	switch s.Kind {
+	case StepQuery:
+		q := &QueryStep{MaxRows: d.atLeast(at["max_rows"], 1, 20)}
+		if qa := at["query"]; qa != nil {
+			if at["sql"] != nil {
+				d.errorf(at["sql"].Expr.Range(), "Preset and SQL", "A query step runs either a preset (query = preset.name) or its own SQL (engine + sql), not both.")
+			}
+			name, ok := d.ref(qa.Expr, "preset")
+			if ok {
+				p := d.lab.Preset(name)
+				if p == nil {
+					d.errorf(qa.Expr.Range(), "Reference to undeclared preset", "No preset named %q is declared in this lab.", name)
+				} else {
+					q.Preset, q.Engine, q.SQL = name, p.Engine, Expr{Text: p.SQL}
+				}
+			}
+			if at["engine"] != nil {
+				d.errorf(at["engine"].Expr.Range(), "Engine of a preset", "The preset says which engine it runs on; remove engine here.")
+			}
+		} else {
+			if at["engine"] == nil {
+				d.errorf(at["sql"].Expr.Range(), "Missing engine", "A query step with its own SQL says where it runs: engine = \"mysql\" or \"clickhouse\".")
+			}
+			q.Engine = d.oneOf(at["engine"], "", EngineMySQL, EngineClickHouse)
+			q.SQL = d.expr(at["sql"], cty.String, false)
+		}
+		s.Query = q
+	case StepKafka:
+		s.Kafka = d.decodeKafkaStep(at["kafka"])
+	case StepFlink:
+		s.Flink = d.decodeFlinkStep(at["flink"])
+	case StepCompose:
+		s.Compose = d.decodeComposeStep(at["compose"])
+	case StepLab:
+		s.Lab = &LabStep{Action: d.oneOf(at["lab"], "smoke", "smoke", "batch")}
+	case StepWait:
+		s.Wait = d.decodeWaitStep(at["wait"], e)
+	case StepNote:
+		s.Note = trimText(d.str(at["note"]))
+	}
+	if at["max_rows"] != nil && s.Kind != StepQuery {
+		d.errorf(at["max_rows"].Expr.Range(), "max_rows outside a query", "max_rows bounds a query step's output; this is a %s step.", s.Kind)
+	}
+	if at["engine"] != nil && s.Kind != StepQuery {
+		d.errorf(at["engine"].Expr.Range(), "engine outside a query", "engine belongs to a query step with its own sql.")
+	}
+
+	if ca := at["capture"]; ca != nil {
+		pairs, diags := hcl.ExprMap(ca.Expr)
+		d.diags = append(d.diags, diags...)
+		for _, kv := range pairs {
+			key := hcl.ExprAsKeyword(kv.Key)
+			if key == "" || !namePattern.MatchString(key) {
+				d.errorf(kv.Key.Range(), "Invalid capture name", "Capture names are lowercase identifiers, as in capture = { order_id = result.rows[0].order_id }.")
+				continue
+			}
+			x := d.expr(&hcl.Attribute{Name: key, Expr: kv.Value, Range: kv.Value.Range()}, cty.DynamicPseudoType, true)
+			x.Source = exprSource(d, kv.Value) // captures always run at run time
+			s.Captures = append(s.Captures, &Capture{Name: key, Expr: x})
+		}
+		if s.Kind == StepNote || s.Kind == StepWait && s.Wait != nil && s.Wait.Rerun == "" || s.Kind == StepCompose {
+			d.errorf(ca.Expr.Range(), "Nothing to capture", "A %s step has no result to capture from.", s.Kind)
+		}
+	}
+	for _, xb := range content.Blocks {
+		xc, diags := xb.Body.Content(expectSchema)
+		d.diags = append(d.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		c := d.expr(xc.Attributes["condition"], cty.Bool, true)
+		c.Source = exprSource(d, xc.Attributes["condition"].Expr)
+		s.Expects = append(s.Expects, &Expect{Condition: c, Message: d.str(xc.Attributes["message"])})
+	}
+	return s
+}
+
+// expr decodes a value that may depend on a run: if it refers to step,
+// experiment or result it is kept as source for the runtime (and its
+// references are checked later); otherwise it is evaluated now.
+func (d *decoder) expr(a *hcl.Attribute, ty cty.Type, allowResult bool) Expr {
+	if a == nil {
+		return Expr{}
+	}
+	deferred := false
+	for _, tr := range a.Expr.Variables() {
+		switch tr.RootName() {
+		case "step", "experiment", "result":
+			deferred = true
+		}
+	}
+	if !deferred {
+		if ty == cty.DynamicPseudoType {
+			v, diags := a.Expr.Value(d.ctx)
+			d.diags = append(d.diags, diags...)
+			return Expr{Text: displayValue(v), Range: a.Expr.Range()}
+		}
+		v, ok := d.value(a, ty, typeWord(ty))
+		if !ok {
+			return Expr{Range: a.Expr.Range()}
+		}
+		return Expr{Text: displayValue(v), Range: a.Expr.Range()}
+	}
+	ref := *d.currentStep
+	ref.expr, ref.allowResult = a.Expr, allowResult
+	d.deferred = append(d.deferred, ref)
+	return Expr{Source: exprSource(d, a.Expr), Text: templateText(d, a.Expr), Range: a.Expr.Range()}
+}
+
+func typeWord(ty cty.Type) string {
+	switch ty {
+	case cty.String:
+		return "a string"
+	case cty.Bool:
+		return "true or false"
+	case cty.Number:
+		return "a number"
+	}
+	return ty.FriendlyName()
+}
+
+// displayValue renders a static value for the runbook.
+func displayValue(v cty.Value) string {
+	if v.IsNull() || !v.IsKnown() {
+		return ""
+	}
+	switch v.Type() {
+	case cty.String:
+		return v.AsString()
+	case cty.Number:
+		return v.AsBigFloat().Text('g', -1)
+	case cty.Bool:
+		if v.True() {
+			return "true"
+		}
+		return "false"
+	}
+	return ""
+}
+
+// exprSource is the expression's own source text.
+func exprSource(d *decoder, e hcl.Expression) string {
+	r := e.Range()
+	f := d.parser.Files()[r.Filename]
+	if f == nil || r.End.Byte > len(f.Bytes) {
+		return ""
+	}
+	return string(f.Bytes[r.Start.Byte:r.End.Byte])
+}
+
+// templateText renders a template with ${...} left in place: what the
+// reader sees in the runbook before a run fills the values in.
+func templateText(d *decoder, e hcl.Expression) string {
+	var parts []hclsyntax.Expression
+	switch t := e.(type) {
+	case *hclsyntax.TemplateExpr:
+		parts = t.Parts
+	case *hclsyntax.TemplateWrapExpr:
+		return "${" + exprSource(d, t.Wrapped) + "}"
+	default:
+		return exprSource(d, e)
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+			b.WriteString(lit.Val.AsString())
+			continue
+		}
+		b.WriteString("${" + exprSource(d, p) + "}")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func (d *decoder) objectAttrs(a *hcl.Attribute, what string, allowed ...string) map[string]*hcl.Attribute {
+	pairs, diags := hcl.ExprMap(a.Expr)
+	if diags.HasErrors() {
+		d.errorf(a.Expr.Range(), "Invalid "+what, "%s must be an object such as { %s = ... }.", a.Name, allowed[0])
+		return nil
+	}
+	out := map[string]*hcl.Attribute{}
+	for _, kv := range pairs {
+		k := hcl.ExprAsKeyword(kv.Key)
+		if !contains(allowed, k) {
+			d.errorf(kv.Key.Range(), "Unsupported argument", "%s takes %s; %q is not one of them.", a.Name, strings.Join(allowed, ", "), k)
+			continue
+		}
+		out[k] = &hcl.Attribute{Name: k, Expr: kv.Value, Range: kv.Value.Range(), NameRange: kv.Key.Range()}
+	}
+	return out
+}
+
+func (d *decoder) decodeKafkaStep(a *hcl.Attribute) *KafkaStep {
+	at := d.objectAttrs(a, "kafka step", "topic", "key", "tail", "max", "timeout")
+	if at == nil {
+		return nil
+	}
+	k := &KafkaStep{Max: d.atLeast(at["max"], 1, 50), Timeout: d.duration(at["timeout"], "10s")}
+	if at["topic"] == nil {
+		d.errorf(a.Expr.Range(), "Missing topic", "A kafka step names its topic: kafka = { topic = \"...\" }.")
+		return k
+	}
+	k.Topic = d.str(at["topic"])
+	if ka := at["key"]; ka != nil {
+		x := d.expr(ka, cty.String, false)
+		k.Key = &x
+	}
+	k.Tail = d.atLeast(at["tail"], 1, 0)
+	if k.Key == nil && k.Tail == 0 {
+		k.Tail = 10
+	}
+	d.topicRefs = append(d.topicRefs, topicRef{d.currentStep.exp, k.Topic, at["topic"].Expr.Range()})
+	return k
+}
+
+var flinkShows = []string{"state", "vertices", "checkpoints", "restarts", "exceptions"}
+
+func (d *decoder) decodeFlinkStep(a *hcl.Attribute) *FlinkStep {
+	at := d.objectAttrs(a, "flink step", "job", "show")
+	if at == nil {
+		return nil
+	}
+	f := &FlinkStep{Show: flinkShows}
+	if ja := at["job"]; ja != nil {
+		if name, ok := d.ref(ja.Expr, "job"); ok {
+			if d.lab.Job(name) == nil {
+				d.errorf(ja.Expr.Range(), "Reference to undeclared job", "No job named %q is declared in this lab.", name)
+			}
+			f.Job = name
+		}
+	}
+	if sa := at["show"]; sa != nil {
+		f.Show = d.strList(sa)
+		for _, s := range f.Show {
+			if !contains(flinkShows, s) {
+				d.errorf(sa.Expr.Range(), "Unknown item", "show lists what to show: %s; %q is not one of them.", quoteList(flinkShows), s)
+			}
+		}
+	}
+	return f
+}
+
+func (d *decoder) decodeComposeStep(a *hcl.Attribute) *ComposeStep {
+	c := &ComposeStep{}
+	if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String {
+		// The short form: compose = "stop taskmanager".
+		fields := strings.Fields(v.AsString())
+		if len(fields) != 2 {
+			d.errorf(a.Expr.Range(), "Invalid compose step", "Write compose = \"ACTION SERVICE\", as in \"stop taskmanager\", or { action = \"stop\", service = \"taskmanager\" }.")
+			return c
+		}
+		c.Action, c.Service = fields[0], fields[1]
+	} else {
+		at := d.objectAttrs(a, "compose step", "action", "service")
+		if at == nil {
+			return c
+		}
+		c.Action, c.Service = d.str(at["action"]), d.str(at["service"])
+	}
+	if !contains([]string{"stop", "start", "restart"}, c.Action) {
+		d.errorf(a.Expr.Range(), "Invalid compose action", "A compose step stops, starts or restarts a service; %q is none of these.", c.Action)
+	}
+	d.serviceRefs = append(d.serviceRefs, serviceRef{d.currentStep.exp, c.Service, a.Expr.Range()})
+	return c
+}
+
+func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
+	w := &WaitStep{}
+	if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String {
+		w.Duration = d.duration(a, "")
+		return w
+	}
+	at := d.objectAttrs(a, "wait step", "for", "rerun", "until", "interval", "timeout")
+	if at == nil {
+		return w
+	}
+	if fa := at["for"]; fa != nil {
+		w.Duration = d.duration(fa, "")
+	}
+	if ra := at["rerun"]; ra != nil {
+		name, ok := d.ref(ra.Expr, "step")
+		if ok {
+			var target *Step
+			for _, s := range e.Steps {
+				if s.Name == name {
+					target = s
+				}
+			}
+			switch {
+			case target == nil:
+				d.errorf(ra.Expr.Range(), "Reference to unknown step", "rerun names step %q, which is not an earlier step of experiment %s.", name, e.Name)
+			case target.Kind == StepNote || target.Kind == StepWait || target.Kind == StepCompose:
+				d.errorf(ra.Expr.Range(), "Step cannot be re-run", "Step %q is a %s step; a wait re-runs a step with a result (query, kafka, flink, lab).", name, target.Kind)
+			}
+			w.Rerun = name
+		}
+		if at["until"] == nil {
+			d.errorf(a.Expr.Range(), "Missing condition", "A wait that re-runs a step needs until = <condition over result>.")
+		}
+		w.Interval = d.duration(at["interval"], "5s")
+		w.Timeout = d.duration(at["timeout"], "2m")
+	}
+	if ua := at["until"]; ua != nil {
+		if w.Rerun == "" {
+			d.errorf(ua.Expr.Range(), "Condition without a step", "until is checked over the result of the step named by rerun = step.<name>.")
+		}
+		x := d.expr(ua, cty.Bool, true)
+		x.Source = exprSource(d, ua.Expr)
+		w.Until = &x
+	}
+	if w.Duration == "" && w.Rerun == "" {
+		d.errorf(a.Expr.Range(), "Wait for what", "Write wait = \"30s\", or { rerun = step.NAME, until = CONDITION, timeout = \"2m\" }.")
+	}
+	if w.Duration != "" && w.Rerun != "" {
+		d.errorf(a.Expr.Range(), "Two kinds of wait", "A wait either waits a duration or re-runs a step until a condition holds, not both.")
+	}
+	return w
+}
+
+// ParseDuration is time.ParseDuration for the durations a lab declares
+// (already checked at load time); "" is zero.
+func ParseDuration(s string) time.Duration {
+	d, _ := time.ParseDuration(s)
+	return d
+}
+
+type topicRef struct {
+	exp   *Experiment
+	topic string
+	rng   hcl.Range
+}
+
+type serviceRef struct {
+	exp     *Experiment
+	service string
+	rng     hcl.Range
+}

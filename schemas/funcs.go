@@ -1,0 +1,359 @@
+package schemas
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+	"github.com/zclconf/go-cty/cty/gocty"
+)
+
+// distType carries a *Dist through HCL evaluation, so that a distribution
+// written as a function call arrives at the decoder already checked.
+var distType = cty.Capsule("distribution", reflect.TypeOf(Dist{}))
+
+func distVal(d Dist) cty.Value { return cty.CapsuleVal(distType, &d) }
+
+// Functions is the function table of the lab language: cty's standard
+// library, file() relative to the lab directory, and the distributions.
+// readFile is nil in the runtime, where file() is not available.
+func Functions(readFile func(string) ([]byte, error)) map[string]function.Function {
+	fns := map[string]function.Function{
+		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
+		"min": stdlib.MinFunc, "max": stdlib.MaxFunc, "coalesce": stdlib.CoalesceFunc,
+		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "element": stdlib.ElementFunc,
+		"format": stdlib.FormatFunc, "join": stdlib.JoinFunc, "keys": stdlib.KeysFunc,
+		"length": stdlib.LengthFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc,
+		"upper": stdlib.UpperFunc, "merge": stdlib.MergeFunc, "range": stdlib.RangeFunc,
+		"replace": stdlib.ReplaceFunc, "split": stdlib.SplitFunc, "trimspace": stdlib.TrimSpaceFunc,
+		"values": stdlib.ValuesFunc, "jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
+		"tostring": stdlib.MakeToFunc(cty.String), "tonumber": stdlib.MakeToFunc(cty.Number),
+		"regex": stdlib.RegexFunc, "sort": stdlib.SortFunc, "distinct": stdlib.DistinctFunc,
+
+		"uniform":     twoNumbers(DistUniform, false),
+		"uniform_int": twoNumbers(DistUniformInt, true),
+		"normal":      normalFunc(DistNormal),
+		"lognormal":   normalFunc(DistLogNormal),
+		"exponential": exponentialFunc,
+		"weighted":    weightedFunc,
+		"sequence":    sequenceFunc,
+		"now":         noArgs(DistNow),
+		"outcome":     noArgs(DistOutcome),
+		"parent":      parentFunc,
+		"outcome_map": outcomeMapFunc,
+	}
+	if readFile != nil {
+		fns["file"] = function.New(&function.Spec{
+			Description: "Reads a file relative to the lab directory.",
+			Params:      []function.Parameter{{Name: "path", Type: cty.String}},
+			Type:        function.StaticReturnType(cty.String),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				b, err := readFile(args[0].AsString())
+				if err != nil {
+					return cty.NilVal, function.NewArgError(0, err)
+				}
+				return cty.StringVal(string(b)), nil
+			},
+		})
+	}
+	return fns
+}
+
+// fileReader reads files below dir only: a lab stays self-contained.
+func fileReader(dir string) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		if filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
+			return nil, fmt.Errorf("file %q is outside the lab directory; name a path relative to it", p)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, fmt.Errorf("no file %q in the lab directory", p)
+			}
+			return nil, err
+		}
+		return b, nil
+	}
+}
+
+// number reads a number, or a duration string such as "45s" as seconds, so
+// that delays can be written the way people say them.
+func number(v cty.Value) (float64, error) {
+	if v.IsNull() {
+		return 0, fmt.Errorf("a number is required, not null")
+	}
+	if !v.IsKnown() {
+		return 0, fmt.Errorf("the value is not known")
+	}
+	if v.Type() == cty.String {
+		d, err := time.ParseDuration(v.AsString())
+		if err != nil {
+			return 0, fmt.Errorf("%q is neither a number nor a duration such as \"45s\"", v.AsString())
+		}
+		return d.Seconds(), nil
+	}
+	n, err := convert.Convert(v, cty.Number)
+	if err != nil {
+		return 0, fmt.Errorf("a number or a duration is required")
+	}
+	f, _ := n.AsBigFloat().Float64()
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("the number must be finite")
+	}
+	return f, nil
+}
+
+var anyParam = func(name string) function.Parameter {
+	return function.Parameter{Name: name, Type: cty.DynamicPseudoType}
+}
+
+func twoNumbers(kind string, integer bool) function.Function {
+	return function.New(&function.Spec{
+		Description: "A uniform distribution between min and max (inclusive).",
+		Params:      []function.Parameter{anyParam("min"), anyParam("max")},
+		Type:        function.StaticReturnType(distType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			lo, err := number(args[0])
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			hi, err := number(args[1])
+			if err != nil {
+				return cty.NilVal, function.NewArgError(1, err)
+			}
+			if lo > hi {
+				return cty.NilVal, function.NewArgErrorf(1, "max (%g) is less than min (%g)", hi, lo)
+			}
+			if integer && (lo != math.Trunc(lo) || hi != math.Trunc(hi)) {
+				return cty.NilVal, function.NewArgErrorf(0, "uniform_int takes whole numbers")
+			}
+			return distVal(Dist{Kind: kind, Min: &lo, Max: &hi}), nil
+		},
+	})
+}
+
+// bounds reads the optional { min = ..., max = ... } argument.
+func bounds(d *Dist, opts []cty.Value, at int) error {
+	if len(opts) == 0 {
+		return nil
+	}
+	if len(opts) > 1 {
+		return function.NewArgErrorf(at+1, "too many arguments; pass the options as one object")
+	}
+	o := opts[0]
+	if o.IsNull() || !(o.Type().IsObjectType() || o.Type().IsMapType()) {
+		return function.NewArgErrorf(at, "options must be an object such as { min = 0, max = 100 }")
+	}
+	for it := o.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		f, err := number(v)
+		if err != nil {
+			return function.NewArgErrorf(at, "option %s: %s", k.AsString(), err)
+		}
+		switch k.AsString() {
+		case "min":
+			d.Min = &f
+		case "max":
+			d.Max = &f
+		default:
+			return function.NewArgErrorf(at, "unknown option %q; the options are min and max", k.AsString())
+		}
+	}
+	if d.Min != nil && d.Max != nil && *d.Min > *d.Max {
+		return function.NewArgErrorf(at, "max (%g) is less than min (%g)", *d.Max, *d.Min)
+	}
+	return nil
+}
+
+func normalFunc(kind string) function.Function {
+	a, b := "mean", "stddev"
+	if kind == DistLogNormal {
+		a, b = "mu", "sigma"
+	}
+	return function.New(&function.Spec{
+		Description: fmt.Sprintf("A %s distribution, optionally clamped by { min, max }.", kind),
+		Params:      []function.Parameter{anyParam(a), anyParam(b)},
+		VarParam:    &function.Parameter{Name: "options", Type: cty.DynamicPseudoType},
+		Type:        function.StaticReturnType(distType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			x, err := number(args[0])
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			s, err := number(args[1])
+			if err != nil {
+				return cty.NilVal, function.NewArgError(1, err)
+			}
+			if s < 0 {
+				return cty.NilVal, function.NewArgErrorf(1, "%s must not be negative", b)
+			}
+			d := Dist{Kind: kind}
+			if kind == DistLogNormal {
+				d.Mu, d.Sigma = x, s
+			} else {
+				d.Mean, d.Stddev = x, s
+			}
+			if err := bounds(&d, args[2:], 2); err != nil {
+				return cty.NilVal, err
+			}
+			return distVal(d), nil
+		},
+	})
+}
+
+var exponentialFunc = function.New(&function.Spec{
+	Description: "An exponential distribution with the given mean (a number or a duration), optionally clamped by { min, max }.",
+	Params:      []function.Parameter{anyParam("mean")},
+	VarParam:    &function.Parameter{Name: "options", Type: cty.DynamicPseudoType},
+	Type:        function.StaticReturnType(distType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		m, err := number(args[0])
+		if err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		}
+		if m <= 0 {
+			return cty.NilVal, function.NewArgErrorf(0, "the mean must be positive, not %g", m)
+		}
+		d := Dist{Kind: DistExponential, Mean: m}
+		if err := bounds(&d, args[1:], 1); err != nil {
+			return cty.NilVal, err
+		}
+		return distVal(d), nil
+	},
+})
+
+var weightedFunc = function.New(&function.Spec{
+	Description: "A choice among values with relative weights, as in weighted({ PAID = 80, FAILED = 20 }).",
+	Params:      []function.Parameter{anyParam("weights")},
+	Type:        function.StaticReturnType(distType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		w := args[0]
+		if w.IsNull() || !(w.Type().IsObjectType() || w.Type().IsMapType()) {
+			return cty.NilVal, function.NewArgErrorf(0, "weights must be an object of value = weight, as in { PAID = 80, FAILED = 20 }")
+		}
+		d := Dist{Kind: DistWeighted}
+		total := 0.0
+		for it := w.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			f, err := number(v)
+			if err != nil {
+				return cty.NilVal, function.NewArgErrorf(0, "weight of %q: %s", k.AsString(), err)
+			}
+			if f < 0 {
+				return cty.NilVal, function.NewArgErrorf(0, "weight of %q is negative (%g); weights must be zero or more", k.AsString(), f)
+			}
+			total += f
+			d.Choices = append(d.Choices, Choice{Value: k.AsString(), Weight: f})
+		}
+		if len(d.Choices) == 0 || total == 0 {
+			return cty.NilVal, function.NewArgErrorf(0, "at least one weight must be positive")
+		}
+		sort.Slice(d.Choices, func(i, j int) bool { return d.Choices[i].Value < d.Choices[j].Value })
+		return distVal(d), nil
+	},
+})
+
+var sequenceFunc = function.New(&function.Spec{
+	Description: "Consecutive whole numbers: sequence(start) or sequence(start, step).",
+	VarParam:    &function.Parameter{Name: "start_step", Type: cty.Number},
+	Type:        function.StaticReturnType(distType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		d := Dist{Kind: DistSequence, Start: 1, Step: 1}
+		if len(args) > 2 {
+			return cty.NilVal, function.NewArgErrorf(2, "sequence takes a start and a step, no more")
+		}
+		for i, a := range args {
+			var n int64
+			if err := gocty.FromCtyValue(a, &n); err != nil {
+				return cty.NilVal, function.NewArgErrorf(i, "a whole number is required")
+			}
+			if i == 0 {
+				d.Start = n
+			} else {
+				if n <= 0 {
+					return cty.NilVal, function.NewArgErrorf(i, "the step must be positive")
+				}
+				d.Step = n
+			}
+		}
+		return distVal(d), nil
+	},
+})
+
+func noArgs(kind string) function.Function {
+	return function.New(&function.Spec{
+		Description: kind,
+		Type:        function.StaticReturnType(distType),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+			return distVal(Dist{Kind: kind}), nil
+		},
+	})
+}
+
+var parentFunc = function.New(&function.Spec{
+	Description: "The value of a field of the row a follow-up belongs to.",
+	Params:      []function.Parameter{{Name: "field", Type: cty.String}},
+	Type:        function.StaticReturnType(distType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return distVal(Dist{Kind: DistParent, Field: args[0].AsString()}), nil
+	},
+})
+
+var outcomeMapFunc = function.New(&function.Spec{
+	Description: "A value chosen by the follow-up's outcome, as in outcome_map({ PAID = \"PAID\", FAILED = \"CANCELLED\" }).",
+	Params:      []function.Parameter{anyParam("map")},
+	Type:        function.StaticReturnType(distType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		m := args[0]
+		if m.IsNull() || !(m.Type().IsObjectType() || m.Type().IsMapType()) {
+			return cty.NilVal, function.NewArgErrorf(0, "outcome_map takes an object of outcome = value")
+		}
+		d := Dist{Kind: DistOutcomeMap}
+		for it := m.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			if v.Type() == distType {
+				x := *v.EncapsulatedValue().(*Dist)
+				if x.Kind != DistNow && x.Kind != DistParent {
+					return cty.NilVal, function.NewArgErrorf(0, "value of %q: only constants, now() and parent() can be mapped", k.AsString())
+				}
+				d.Map = append(d.Map, MapEntry{Outcome: k.AsString(), Dist: &x})
+				continue
+			}
+			c, err := constant(v)
+			if err != nil {
+				return cty.NilVal, function.NewArgErrorf(0, "value of %q: %s", k.AsString(), err)
+			}
+			d.Map = append(d.Map, MapEntry{Outcome: k.AsString(), Value: c})
+		}
+		sort.Slice(d.Map, func(i, j int) bool { return d.Map[i].Outcome < d.Map[j].Outcome })
+		return distVal(d), nil
+	},
+})
+
+// constant turns a literal into the Go value a constant carries.
+func constant(v cty.Value) (any, error) {
+	if v.IsNull() {
+		return nil, nil
+	}
+	if !v.IsKnown() {
+		return nil, fmt.Errorf("the value is not known")
+	}
+	switch v.Type() {
+	case cty.String:
+		return v.AsString(), nil
+	case cty.Number:
+		return jsonNumber(v), nil
+	case cty.Bool:
+		return v.True(), nil
+	}
+	return nil, fmt.Errorf("a string, number, bool or null is required, not %s", v.Type().FriendlyName())
+}

@@ -1,0 +1,281 @@
+// Package schemas is the lab language: the HCL body schemas, the Go model of
+// a lab (every element keeps its declaration range), decoding, validation of
+// references between blocks, and the logical column types with their
+// mapping to each engine's dialect.
+package schemas
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Options are the inputs of a load besides the lab's own files.
+type Options struct {
+	// Vars are -var and -var-file arguments in command-line order; later
+	// ones win, as in Terraform.
+	Vars []VarArg
+	// Environ is searched for LABGEN_VAR_<name>; nil means none.
+	Environ []string
+}
+
+// VarArg is one -var name=value or -var-file path argument.
+type VarArg struct {
+	// Name and Value for -var.
+	Name, Value string
+	// File for -var-file.
+	File string
+}
+
+// Parser keeps every source file it has read, so that diagnostics can be
+// printed with snippets.
+type Parser struct {
+	p *hclparse.Parser
+}
+
+// NewParser returns an empty parser.
+func NewParser() *Parser { return &Parser{p: hclparse.NewParser()} }
+
+// Files are the sources read so far, for hcl's diagnostic writer.
+func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
+
+// rootSchema is the top level of every .hcl file of a lab.
+var rootSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lab", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "stack"},
+		{Type: "table", LabelNames: []string{"name"}},
+		{Type: "producer", LabelNames: []string{"name"}},
+		{Type: "job", LabelNames: []string{"name"}},
+		{Type: "preset", LabelNames: []string{"name"}},
+		{Type: "experiment", LabelNames: []string{"name"}},
+	},
+}
+
+// Load reads every .hcl file in dir (not below it), decodes and validates
+// the lab. It returns a lab whenever decoding got far enough, even with
+// errors, so that callers can show as much as possible; callers must check
+// diags.HasErrors before using it.
+func (p *Parser) Load(dir string, opts Options) (*Lab, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	names, err := labFiles(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read the lab directory",
+			Detail:   err.Error(),
+		}}
+	}
+	if len(names) == 0 {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No lab files",
+			Detail:   fmt.Sprintf("The directory %s has no .hcl files; a lab is a directory of .hcl files.", dir),
+		}}
+	}
+	blocks := map[string][]*hcl.Block{}
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			diags = diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
+			continue
+		}
+		f, d := p.p.ParseHCL(src, name)
+		diags = append(diags, d...)
+		if f == nil {
+			continue
+		}
+		content, d := f.Body.Content(rootSchema)
+		diags = append(diags, d...)
+		for _, b := range content.Blocks {
+			blocks[b.Type] = append(blocks[b.Type], b)
+		}
+	}
+	if diags.HasErrors() {
+		// Syntax errors make every later message doubtful; stop here.
+		return nil, diags
+	}
+	return decodeLab(dir, blocks, opts, p)
+}
+
+// labFiles lists dir's .hcl files in a stable order.
+func labFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".hcl") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// LabFiles lists the .hcl files a lab is made of (for fmt).
+func LabFiles(dir string) ([]string, error) { return labFiles(dir) }
+
+// decoder accumulates diagnostics while turning blocks into the model.
+type decoder struct {
+	dir   string
+	ctx   *hcl.EvalContext
+	diags hcl.Diagnostics
+	lab   *Lab
+	// Where each named element was declared, for duplicate messages.
+	tables, jobs, presets, experiments, producers map[string]hcl.Range
+	// currentParent is the table of the producer being decoded.
+	currentParent string
+	// droppedStores are table:kind pairs declared on a component the
+	// stack does not run.
+	droppedStores map[string]bool
+	parser        *Parser
+	// Collected while decoding experiments, checked by validate.
+	currentStep *deferredRef
+	deferred    []deferredRef
+	topicRefs   []topicRef
+	serviceRefs []serviceRef
+	dependsOn   map[*Experiment][]*Experiment
+}
+
+func (d *decoder) errorf(subject hcl.Range, summary, detail string, args ...any) {
+	s := subject
+	d.diags = append(d.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: &s,
+	})
+}
+
+func (d *decoder) warnf(subject hcl.Range, summary, detail string, args ...any) {
+	s := subject
+	d.diags = append(d.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: &s,
+	})
+}
+
+func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Parser) (*Lab, hcl.Diagnostics) {
+	d := &decoder{
+		dir:         dir,
+		lab:         &Lab{Dir: dir},
+		tables:      map[string]hcl.Range{},
+		jobs:        map[string]hcl.Range{},
+		presets:     map[string]hcl.Range{},
+		experiments: map[string]hcl.Range{},
+		producers:   map[string]hcl.Range{},
+		droppedStores: map[string]bool{},
+		parser:        p,
+		dependsOn:     map[*Experiment][]*Experiment{},
+	}
+
+	vars := d.decodeVariables(blocks["variable"], opts, p)
+	d.ctx = &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)},
+		Functions: Functions(fileReader(dir)),
+	}
+	if d.diags.HasErrors() {
+		return d.lab, d.diags
+	}
+
+	switch labs := blocks["lab"]; len(labs) {
+	case 0:
+		d.diags = append(d.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError, Summary: "Missing lab block",
+			Detail: fmt.Sprintf("Every lab declares itself once: lab \"name\" { title = \"...\" } in one of the .hcl files of %s.", dir),
+		})
+	default:
+		for _, extra := range labs[1:] {
+			d.errorf(extra.DefRange, "Duplicate lab block", "The lab was already declared at %s; a lab has one lab block.", labs[0].DefRange)
+		}
+		d.decodeLabBlock(labs[0])
+	}
+
+	switch stacks := blocks["stack"]; len(stacks) {
+	case 0:
+		d.diags = append(d.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError, Summary: "Missing stack block",
+			Detail: "A lab declares the components it runs in one stack { ... } block.",
+		})
+		d.lab.Stack = &Stack{}
+	default:
+		for _, extra := range stacks[1:] {
+			d.errorf(extra.DefRange, "Duplicate stack block", "The stack was already declared at %s; a lab has one stack block.", stacks[0].DefRange)
+		}
+		d.lab.Stack = d.decodeStack(stacks[0])
+	}
+
+	for _, b := range blocks["table"] {
+		if t := d.decodeTable(b); t != nil {
+			d.lab.Tables = append(d.lab.Tables, t)
+		}
+	}
+	for _, b := range blocks["job"] {
+		if j := d.decodeJob(b); j != nil {
+			d.lab.Jobs = append(d.lab.Jobs, j)
+		}
+	}
+	for _, b := range blocks["preset"] {
+		if pr := d.decodePreset(b); pr != nil {
+			d.lab.Presets = append(d.lab.Presets, pr)
+		}
+	}
+	for _, b := range blocks["producer"] {
+		if pr := d.decodeProducer(b); pr != nil {
+			d.lab.Producers = append(d.lab.Producers, pr)
+		}
+	}
+	for _, b := range blocks["experiment"] {
+		if e := d.decodeExperiment(b); e != nil {
+			d.lab.Experiments = append(d.lab.Experiments, e)
+		}
+	}
+	if !d.diags.HasErrors() {
+		d.validate()
+	}
+	d.diags = sortDiags(d.diags)
+	return d.lab, d.diags
+}
+
+var labSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "title", Required: true},
+		{Name: "description"},
+		{Name: "seed"},
+	},
+}
+
+func (d *decoder) decodeLabBlock(b *hcl.Block) {
+	content, diags := b.Body.Content(labSchema)
+	d.diags = append(d.diags, diags...)
+	d.lab.Name = b.Labels[0]
+	d.lab.DeclRange = b.DefRange
+	d.checkName(b.Labels[0], b.LabelRanges[0], "lab")
+	d.lab.Title = d.str(content.Attributes["title"])
+	d.lab.Description = trimText(d.str(content.Attributes["description"]))
+	d.lab.Seed = 1
+	if a := content.Attributes["seed"]; a != nil {
+		d.lab.Seed = int64(d.integer(a))
+	}
+}
+
+// sortDiags orders diagnostics by file and position so output is stable.
+func sortDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		default:
+			return a.Start.Byte < b.Start.Byte
+		}
+	})
+	return diags
+}

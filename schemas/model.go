@@ -1,0 +1,461 @@
+package schemas
+
+import (
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// The model below is the lab after loading: variables applied, references
+// resolved to names, SQL files inlined. Every element keeps the range it was
+// declared at (never serialised), and the whole is what lab.json carries:
+// the runtime, producer and console read it back with ReadLabJSON and never
+// see HCL. Values that depend on what a run captures stay expressions
+// (Expr) and are evaluated by the runtime with RunContext.
+
+// Lab is one lab.
+type Lab struct {
+	Name        string        `json:"name"`
+	Title       string        `json:"title"`
+	Description string        `json:"description,omitempty"`
+	Seed        int64         `json:"seed"`
+	Variables   []*Variable   `json:"variables"`
+	Stack       *Stack        `json:"stack"`
+	Tables      []*Table      `json:"tables"`
+	Producers   []*Producer   `json:"producers"`
+	Jobs        []*Job        `json:"jobs"`
+	Presets     []*Preset     `json:"presets"`
+	Experiments []*Experiment `json:"experiments"`
+
+	// Dir is the lab's source directory as the user named it.
+	Dir       string    `json:"-"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Variable is an input of the lab with its resolved value.
+type Variable struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Type        string          `json:"type"`
+	Value       json.RawMessage `json:"value"`
+	// Source says where the value came from: default, env, var-file, var.
+	Source    string    `json:"source"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Stack lists the components the lab runs; a nil component is not run.
+type Stack struct {
+	MySQL      *MySQL      `json:"mysql,omitempty"`
+	Kafka      *Kafka      `json:"kafka,omitempty"`
+	Flink      *Flink      `json:"flink,omitempty"`
+	ClickHouse *ClickHouse `json:"clickhouse,omitempty"`
+	Fluss      *Fluss      `json:"fluss,omitempty"`
+	Iceberg    *Iceberg    `json:"iceberg,omitempty"`
+	KafkaUI    *KafkaUI    `json:"kafka_ui,omitempty"`
+	Console    *Console    `json:"console,omitempty"`
+	BatchLoop  *BatchLoop  `json:"batch_loop,omitempty"`
+	// Disabled names components declared with enabled = false, so that
+	// what needs them can say why it is unavailable.
+	Disabled  []string  `json:"disabled,omitempty"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// MySQL is the source database. Passwords are not part of the model: the
+// rendered .env holds them and the runtime reads them from there.
+type MySQL struct {
+	Version   string    `json:"version"`
+	Image     string    `json:"image"`
+	Database  string    `json:"database"`
+	Port      int       `json:"port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Kafka is a single KRaft node.
+type Kafka struct {
+	Version   string    `json:"version"`
+	Image     string    `json:"image"`
+	Port      int       `json:"port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Flink is a session cluster with a SQL gateway.
+type Flink struct {
+	Version            string    `json:"version"`
+	Image              string    `json:"image"`
+	TaskManagers       int       `json:"taskmanagers"`
+	Slots              int       `json:"slots"`
+	Parallelism        int       `json:"parallelism"`
+	CheckpointInterval string    `json:"checkpoint_interval"`
+	StateTTL           string    `json:"state_ttl"`
+	Restart            Restart   `json:"restart"`
+	UIPort             int       `json:"ui_port"`
+	GatewayPort        int       `json:"gateway_port"`
+	DeclRange          hcl.Range `json:"-"`
+}
+
+// Restart is Flink's restart strategy.
+type Restart struct {
+	Strategy string `json:"strategy"`
+	Attempts int    `json:"attempts"`
+	Delay    string `json:"delay"`
+}
+
+// ClickHouse is the serving store.
+type ClickHouse struct {
+	Version   string    `json:"version"`
+	Image     string    `json:"image"`
+	Database  string    `json:"database"`
+	HTTPPort  int       `json:"http_port"`
+	TCPPort   int       `json:"tcp_port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Fluss is the streaming storage with tiering into a lake format.
+type Fluss struct {
+	Version          string    `json:"version"`
+	Image            string    `json:"image"`
+	ZooKeeperVersion string    `json:"zookeeper_version"`
+	Lake             string    `json:"lake"`
+	LakeVersion      string    `json:"lake_version"`
+	Freshness        string    `json:"freshness"`
+	Database         string    `json:"database"`
+	DeclRange        hcl.Range `json:"-"`
+}
+
+// Iceberg is the independent lake table written by Flink.
+type Iceberg struct {
+	Version   string    `json:"version"`
+	Catalog   string    `json:"catalog"`
+	Database  string    `json:"database"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// KafkaUI is a web UI for the Kafka topics.
+type KafkaUI struct {
+	Image     string    `json:"image"`
+	Port      int       `json:"port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Console is labgen's read-only query console.
+type Console struct {
+	Port      int       `json:"port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// BatchLoop runs the batch jobs in the background, pausing after each
+// attempt finishes (a pause, not a wall-clock schedule).
+type BatchLoop struct {
+	Pause     string    `json:"pause"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Store kinds: where a table lives.
+const (
+	StoreMySQL      = "mysql"
+	StoreKafka      = "kafka"
+	StoreClickHouse = "clickhouse"
+	StoreFluss      = "fluss"
+	StoreIceberg    = "iceberg"
+)
+
+// Table is one schema, declared once and rendered into each store's dialect.
+type Table struct {
+	Name        string    `json:"name"`
+	Description string    `json:"description,omitempty"`
+	Columns     []*Column `json:"columns"`
+	Key         []string  `json:"key"`
+	Stores      []*Store  `json:"stores"`
+	DeclRange   hcl.Range `json:"-"`
+}
+
+// Column is one column of a table.
+type Column struct {
+	Name        string      `json:"name"`
+	Type        LogicalType `json:"type"`
+	Nullable    bool        `json:"nullable,omitempty"`
+	Description string      `json:"description,omitempty"`
+	DeclRange   hcl.Range   `json:"-"`
+}
+
+// Store is one place a table lives.
+type Store struct {
+	Kind string `json:"kind"`
+	// Database is the MySQL / ClickHouse database or the catalog database
+	// (Fluss, Iceberg); empty for Kafka.
+	Database string `json:"database,omitempty"`
+	// Name is the physical table name, or the topic for Kafka.
+	Name string `json:"name"`
+	// Partitions of a Kafka topic.
+	Partitions int `json:"partitions,omitempty"`
+	// Version is the ClickHouse ReplacingMergeTree version column.
+	Version string `json:"version,omitempty"`
+	// Ingest names the store ClickHouse reads from (kafka), if any.
+	Ingest    string    `json:"ingest,omitempty"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Producer writes a table continuously with declared value distributions.
+type Producer struct {
+	Name      string    `json:"name"`
+	Table     string    `json:"table"`
+	Rate      float64   `json:"rate"`
+	Fields    []*Field  `json:"fields"`
+	Follows   []*Follow `json:"follows"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Field is how the producer chooses one column's value.
+type Field struct {
+	Name string `json:"name"`
+	Dist *Dist  `json:"value"`
+	// Round is the number of decimals a numeric value is rounded to; nil
+	// keeps full precision.
+	Round     *int      `json:"round,omitempty"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Follow is an event that follows each produced row after a delay, such as a
+// payment after an order. Outcome chooses what happens; the Never outcome
+// means no event at all.
+type Follow struct {
+	Name    string    `json:"name"`
+	Table   string    `json:"table"`
+	Delay   *Dist     `json:"delay"`
+	Outcome *Dist     `json:"outcome"`
+	Never   string    `json:"never,omitempty"`
+	Fields  []*Field  `json:"fields"`
+	Update  []*Field  `json:"update,omitempty"`
+	// UpdateTable is the table the follow-up updates (the producer's own).
+	UpdateTable string    `json:"update_table,omitempty"`
+	DeclRange   hcl.Range `json:"-"`
+}
+
+// Distribution kinds. Numeric parameters of delays are seconds.
+const (
+	DistConstant    = "constant"
+	DistUniform     = "uniform"
+	DistUniformInt  = "uniform_int"
+	DistNormal      = "normal"
+	DistLogNormal   = "lognormal"
+	DistExponential = "exponential"
+	DistWeighted    = "weighted"
+	DistSequence    = "sequence"
+	DistNow         = "now"
+	DistParent      = "parent"
+	DistOutcome     = "outcome"
+	DistOutcomeMap  = "outcome_map"
+)
+
+// Dist is a value distribution written as an HCL function call.
+type Dist struct {
+	Kind string `json:"kind"`
+	// Value of a constant: a string, a number (json.Number) or nil.
+	Value any `json:"value,omitempty"`
+	// Parameters; which apply depends on Kind.
+	Min    *float64 `json:"min,omitempty"`
+	Max    *float64 `json:"max,omitempty"`
+	Mean   float64  `json:"mean,omitempty"`
+	Stddev float64  `json:"stddev,omitempty"`
+	Mu     float64  `json:"mu,omitempty"`
+	Sigma  float64  `json:"sigma,omitempty"`
+	Start  int64    `json:"start,omitempty"`
+	Step   int64    `json:"step,omitempty"`
+	// Choices of weighted, in sorted order of their values.
+	Choices []Choice `json:"choices,omitempty"`
+	// Field of the parent row (parent).
+	Field string `json:"field,omitempty"`
+	// Map from outcome to constant (outcome_map), sorted by outcome.
+	Map []MapEntry `json:"map,omitempty"`
+}
+
+// Choice is one weighted value.
+type Choice struct {
+	Value  string  `json:"value"`
+	Weight float64 `json:"weight"`
+}
+
+// MapEntry maps an outcome to a value; a nil Value (and no Dist) is SQL
+// NULL. Dist is set when the value is itself drawn, as with now().
+type MapEntry struct {
+	Outcome string `json:"outcome"`
+	Value   any    `json:"value"`
+	Dist    *Dist  `json:"dist,omitempty"`
+}
+
+// Job modes.
+const (
+	ModeStreaming = "streaming"
+	ModeBatch     = "batch"
+)
+
+// Job is a Flink SQL job: a query whose result is written into every
+// Flink-reachable store of the table it writes.
+type Job struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Mode        string `json:"mode"`
+	// Reads and Writes name tables; the rendered job declares them.
+	Reads  []string `json:"reads"`
+	Writes string   `json:"writes"`
+	// Query is the job's SELECT, inlined from its file.
+	Query     string `json:"query"`
+	QueryFile string `json:"query_file,omitempty"`
+	// Settings are extra SET statements, sorted by key.
+	Settings []Setting `json:"settings,omitempty"`
+	// Uses lists the stores the query reads from, as kind:table.
+	Uses        []string  `json:"uses"`
+	Unavailable string    `json:"unavailable,omitempty"`
+	DeclRange   hcl.Range `json:"-"`
+}
+
+// Setting is one Flink configuration key and value.
+type Setting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Engines a query can run on.
+const (
+	EngineMySQL      = "mysql"
+	EngineClickHouse = "clickhouse"
+)
+
+// Preset is a named read-only query for the console and for steps.
+type Preset struct {
+	Name        string    `json:"name"`
+	Engine      string    `json:"engine"`
+	Title       string    `json:"title,omitempty"`
+	Description string    `json:"description,omitempty"`
+	SQL         string    `json:"sql"`
+	Unavailable string    `json:"unavailable,omitempty"`
+	DeclRange   hcl.Range `json:"-"`
+}
+
+// Experiment is a question asked of the running lab, answered by steps.
+type Experiment struct {
+	Name     string `json:"name"`
+	Number   int    `json:"number"`
+	Title    string `json:"title"`
+	Question string `json:"question,omitempty"`
+	// Intro is text shown before the steps.
+	Intro string `json:"intro,omitempty"`
+	// Record lists what the reader should write down.
+	Record         []string  `json:"record,omitempty"`
+	Expected       string    `json:"expected,omitempty"`
+	Interpretation string    `json:"interpretation,omitempty"`
+	Needs          []string  `json:"needs,omitempty"`
+	Steps          []*Step   `json:"steps"`
+	Unavailable    string    `json:"unavailable,omitempty"`
+	DeclRange      hcl.Range `json:"-"`
+}
+
+// Step kinds.
+const (
+	StepQuery   = "query"
+	StepKafka   = "kafka"
+	StepFlink   = "flink"
+	StepCompose = "compose"
+	StepLab     = "lab"
+	StepWait    = "wait"
+	StepNote    = "note"
+)
+
+// Step is one action of an experiment. Exactly one of the kind-specific
+// parts is set, named by Kind.
+type Step struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	Title string `json:"title,omitempty"`
+	// Text tells the reader what to do or look at.
+	Text    string       `json:"text,omitempty"`
+	Query   *QueryStep   `json:"query,omitempty"`
+	Kafka   *KafkaStep   `json:"kafka,omitempty"`
+	Flink   *FlinkStep   `json:"flink,omitempty"`
+	Compose *ComposeStep `json:"compose,omitempty"`
+	Lab     *LabStep     `json:"lab,omitempty"`
+	Wait    *WaitStep    `json:"wait,omitempty"`
+	Note    string       `json:"note,omitempty"`
+	// Captures are evaluated over the step's result; later steps use them
+	// as step.<name>.<capture>, later experiments as
+	// experiment.<experiment>.<step>.<capture>.
+	Captures []*Capture `json:"captures,omitempty"`
+	Expects  []*Expect  `json:"expects,omitempty"`
+	// Timeout bounds the step ("" means the runtime's default).
+	Timeout string `json:"timeout,omitempty"`
+	// OnFailure is "continue" (default) or "stop" (skip the rest of the
+	// experiment).
+	OnFailure string    `json:"on_failure"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// Expr is an HCL expression kept as source text, evaluated by the runtime.
+// Text is a static value when the expression needed nothing from a run;
+// then Source is empty.
+type Expr struct {
+	Source string `json:"expr,omitempty"`
+	// Text is the static value, or for a deferred template a readable form
+	// with ${...} left in place.
+	Text string    `json:"text"`
+	Range hcl.Range `json:"-"`
+}
+
+// Deferred tells whether the runtime must evaluate the expression.
+func (e *Expr) Deferred() bool { return e != nil && e.Source != "" }
+
+// QueryStep runs SQL on an engine, either a preset or its own SQL.
+type QueryStep struct {
+	Engine string `json:"engine"`
+	Preset string `json:"preset,omitempty"`
+	SQL    Expr   `json:"sql"`
+	// MaxRows bounds the output kept in the record.
+	MaxRows int `json:"max_rows"`
+}
+
+// KafkaStep reads the messages of one key, or the tail of a topic.
+type KafkaStep struct {
+	Topic   string `json:"topic"`
+	Key     *Expr  `json:"key,omitempty"`
+	Tail    int    `json:"tail,omitempty"`
+	Max     int    `json:"max"`
+	Timeout string `json:"timeout"`
+}
+
+// FlinkStep shows a job's state from the Flink REST API.
+type FlinkStep struct {
+	Job  string   `json:"job,omitempty"`
+	Show []string `json:"show"`
+}
+
+// ComposeStep stops, starts or restarts one service.
+type ComposeStep struct {
+	Action  string `json:"action"`
+	Service string `json:"service"`
+}
+
+// LabStep runs the lab's smoke checks or its batch jobs.
+type LabStep struct {
+	Action string `json:"action"`
+}
+
+// WaitStep waits a duration, or re-runs an earlier step until a condition
+// over its result holds.
+type WaitStep struct {
+	Duration string `json:"duration,omitempty"`
+	Rerun    string `json:"rerun,omitempty"`
+	Until    *Expr  `json:"until,omitempty"`
+	Interval string `json:"interval,omitempty"`
+	Timeout  string `json:"timeout,omitempty"`
+}
+
+// Capture is a named value taken from a step's result.
+type Capture struct {
+	Name string `json:"name"`
+	Expr Expr   `json:"value"`
+}
+
+// Expect is a condition recorded as held or not held.
+type Expect struct {
+	Condition Expr   `json:"condition"`
+	Message   string `json:"message"`
+}

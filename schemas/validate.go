@@ -1,0 +1,227 @@
+package schemas
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// validate checks what needs the whole lab: the order of experiments,
+// run-time references between steps, and which jobs and experiments the
+// stack can run. Parts that need a component the stack leaves out are
+// marked unavailable and reported as warnings, never silently dropped.
+func (d *decoder) validate() {
+	l := d.lab
+	sort.SliceStable(l.Experiments, func(i, j int) bool { return l.Experiments[i].Number < l.Experiments[j].Number })
+	for i := 1; i < len(l.Experiments); i++ {
+		if a, b := l.Experiments[i-1], l.Experiments[i]; a.Number == b.Number {
+			d.errorf(b.DeclRange, "Duplicate experiment number", "Experiments %s and %s both have number %d (the first at %s); numbers order the runbook.", a.Name, b.Name, b.Number, a.DeclRange)
+		}
+	}
+	for _, ref := range d.deferred {
+		d.checkDeferred(ref)
+	}
+	if d.diags.HasErrors() {
+		return
+	}
+
+	for _, j := range l.Jobs {
+		j.Unavailable = d.jobUnavailable(j)
+	}
+	for _, j := range l.Jobs {
+		if j.Unavailable != "" {
+			d.warnf(j.DeclRange, "Job unavailable in this stack", "Job %s %s; it is rendered as unavailable and not submitted.", j.Name, j.Unavailable)
+		}
+	}
+	// Experiments in number order, so that one depending on the captures
+	// of an unavailable experiment is unavailable too.
+	for _, e := range l.Experiments {
+		e.Unavailable = d.experimentUnavailable(e)
+		if e.Unavailable != "" {
+			d.warnf(e.DeclRange, "Experiment unavailable in this stack", "Experiment %d (%s) %s; the runbook and runs mark it unavailable.", e.Number, e.Name, e.Unavailable)
+		}
+	}
+}
+
+func (d *decoder) checkDeferred(ref deferredRef) {
+	for _, tr := range ref.expr.Variables() {
+		rng := tr.SourceRange()
+		name := func(i int) string {
+			if i >= len(tr) {
+				return ""
+			}
+			if a, ok := tr[i].(hcl.TraverseAttr); ok {
+				return a.Name
+			}
+			return ""
+		}
+		switch tr.RootName() {
+		case "result":
+			if !ref.allowResult {
+				d.errorf(rng, "result is not available here", "result is the outcome of the step itself and can be used in capture, expect and wait's until; here, use a value an earlier step captured (step.NAME.VALUE).")
+			}
+		case "var":
+			if _, ok := d.ctx.Variables["var"].Type().AttributeTypes()[name(1)]; !ok {
+				d.errorf(rng, "Reference to undeclared variable", "No variable named %q is declared in this lab.", name(1))
+			}
+		case "step":
+			d.checkCapture(rng, ref.exp, ref.exp.Steps[:min(ref.step, len(ref.exp.Steps))], name(1), name(2), "step."+name(1))
+		case "experiment":
+			var src *Experiment
+			for _, e := range d.lab.Experiments {
+				if e.Name == name(1) {
+					src = e
+				}
+			}
+			switch {
+			case src == nil:
+				d.errorf(rng, "Reference to unknown experiment", "No experiment named %q is declared in this lab.", name(1))
+			case src.Number >= ref.exp.Number:
+				d.errorf(rng, "Reference to a later experiment", "Experiment %s (number %d) runs after %s (number %d), so its captures are not known yet.", src.Name, src.Number, ref.exp.Name, ref.exp.Number)
+			default:
+				d.checkCapture(rng, src, src.Steps, name(2), name(3), "experiment."+src.Name+"."+name(2))
+				d.dependsOn[ref.exp] = append(d.dependsOn[ref.exp], src)
+			}
+		default:
+			d.errorf(rng, "Unknown name in a run-time expression", "%q is not known here; a step can use var.NAME, step.STEP.CAPTURE, experiment.EXPERIMENT.STEP.CAPTURE and, in capture, expect and until, result.", tr.RootName())
+		}
+	}
+}
+
+func (d *decoder) checkCapture(rng hcl.Range, e *Experiment, earlier []*Step, stepName, capture, prefix string) {
+	if stepName == "" {
+		d.errorf(rng, "Incomplete reference", "Name a step and one of its captures, as in step.pick.order_id.")
+		return
+	}
+	for _, s := range earlier {
+		if s.Name != stepName {
+			continue
+		}
+		var names []string
+		for _, c := range s.Captures {
+			if c.Name == capture {
+				return
+			}
+			names = append(names, c.Name)
+		}
+		if capture == "" {
+			d.errorf(rng, "Incomplete reference", "Name the captured value: %s.<capture>.", prefix)
+			return
+		}
+		if len(names) == 0 {
+			d.errorf(rng, "Value not captured", "Step %s of experiment %s captures nothing, so %s.%s has no value; add capture = { %s = ... } to that step.", stepName, e.Name, prefix, capture, capture)
+		} else {
+			d.errorf(rng, "Value not captured", "Step %s of experiment %s captures %s, not %q.", stepName, e.Name, strings.Join(names, ", "), capture)
+		}
+		return
+	}
+	d.errorf(rng, "Reference to unknown step", "%s is not an earlier step of experiment %s; a step can use only what steps before it captured.", stepName, e.Name)
+}
+
+func (d *decoder) missing(component string) string {
+	return fmt.Sprintf("needs %s, which the stack does not run", component)
+}
+
+func (d *decoder) jobUnavailable(j *Job) string {
+	if d.lab.Stack.Flink == nil {
+		return d.missing("flink")
+	}
+	for _, use := range j.Uses {
+		kind, table, _ := strings.Cut(use, ":")
+		if kind == "missing" {
+			return fmt.Sprintf("reads %s from MySQL or Kafka, which the stack does not run", table)
+		}
+		t := d.lab.Table(table)
+		if t != nil && t.Store(kind) == nil {
+			if d.droppedStores[table+":"+kind] {
+				return d.missing(kind)
+			}
+			d.errorf(j.DeclRange, "Store not declared", "The query of job %s reads %s from %s, but table %s declares no %s store.", j.Name, table, kind, table, kind)
+			return "is invalid"
+		}
+	}
+	if t := d.lab.Table(j.Writes); t != nil && len(FlinkSinks(t)) == 0 {
+		return fmt.Sprintf("writes %s, none of whose stores the stack runs", t.Name)
+	}
+	return ""
+}
+
+var serviceComponent = map[string]string{
+	"mysql": "mysql", "kafka": "kafka", "kafka-ui": "kafka_ui", "jobmanager": "flink", "taskmanager": "flink",
+	"sql-gateway": "flink", "clickhouse": "clickhouse", "zookeeper": "fluss", "coordinator-server": "fluss",
+	"tablet-server": "fluss", "producer": "mysql", "console": "console", "batch-loop": "batch_loop",
+}
+
+func (d *decoder) experimentUnavailable(e *Experiment) string {
+	l := d.lab
+	for _, src := range d.dependsOn[e] {
+		if src.Unavailable != "" {
+			return fmt.Sprintf("uses values captured by experiment %d (%s), which is unavailable", src.Number, src.Name)
+		}
+	}
+	for _, n := range e.Needs {
+		if j := l.Job(n); j != nil && j.Unavailable != "" {
+			return fmt.Sprintf("needs job %s, which %s", n, j.Unavailable)
+		}
+	}
+	for _, r := range d.topicRefs {
+		if r.exp != e {
+			continue
+		}
+		found, dropped := false, false
+		for _, t := range l.Tables {
+			if s := t.Store(StoreKafka); s != nil && s.Name == r.topic {
+				found = true
+			}
+		}
+		if !found && l.Stack.Kafka == nil {
+			dropped = true
+		}
+		switch {
+		case dropped:
+			return d.missing("kafka")
+		case !found:
+			d.errorf(r.rng, "Unknown topic", "No table of this lab has a kafka store with topic %q.", r.topic)
+			return "is invalid"
+		}
+	}
+	for _, r := range d.serviceRefs {
+		if r.exp != e {
+			continue
+		}
+		if contains(l.Services(), r.service) {
+			continue
+		}
+		if c, ok := serviceComponent[r.service]; ok && !l.Stack.Has(c) {
+			return d.missing(c)
+		}
+		d.errorf(r.rng, "Unknown service", "This lab's compose stack has no service %q; its services are %s.", r.service, strings.Join(l.Services(), ", "))
+		return "is invalid"
+	}
+	for _, s := range e.Steps {
+		switch s.Kind {
+		case StepQuery:
+			if s.Query == nil {
+				continue
+			}
+			if p := l.Preset(s.Query.Preset); p != nil && p.Unavailable != "" {
+				return fmt.Sprintf("uses preset %s, which %s", p.Name, p.Unavailable)
+			}
+			if s.Query.Engine != "" && !l.Stack.Has(s.Query.Engine) {
+				return d.missing(s.Query.Engine)
+			}
+		case StepFlink, StepLab:
+			if l.Stack.Flink == nil && (s.Kind == StepFlink || s.Lab != nil && s.Lab.Action == "batch") {
+				return d.missing("flink")
+			}
+			if s.Flink != nil && s.Flink.Job != "" {
+				if j := l.Job(s.Flink.Job); j != nil && j.Unavailable != "" {
+					return fmt.Sprintf("shows job %s, which %s", j.Name, j.Unavailable)
+				}
+			}
+		}
+	}
+	return ""
+}
