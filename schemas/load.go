@@ -162,13 +162,13 @@ func (d *decoder) warnf(subject hcl.Range, summary, detail string, args ...any) 
 
 func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Parser) (*Lab, hcl.Diagnostics) {
 	d := &decoder{
-		dir:         dir,
-		lab:         &Lab{Dir: dir},
-		tables:      map[string]hcl.Range{},
-		jobs:        map[string]hcl.Range{},
-		presets:     map[string]hcl.Range{},
-		experiments: map[string]hcl.Range{},
-		producers:   map[string]hcl.Range{},
+		dir:           dir,
+		lab:           &Lab{Dir: dir},
+		tables:        map[string]hcl.Range{},
+		jobs:          map[string]hcl.Range{},
+		presets:       map[string]hcl.Range{},
+		experiments:   map[string]hcl.Range{},
+		producers:     map[string]hcl.Range{},
 		droppedStores: map[string]bool{},
 		parser:        p,
 		dependsOn:     map[*Experiment][]*Experiment{},

@@ -219,13 +219,13 @@ type Field struct {
 // payment after an order. Outcome chooses what happens; the Never outcome
 // means no event at all.
 type Follow struct {
-	Name    string    `json:"name"`
-	Table   string    `json:"table"`
-	Delay   *Dist     `json:"delay"`
-	Outcome *Dist     `json:"outcome"`
-	Never   string    `json:"never,omitempty"`
-	Fields  []*Field  `json:"fields"`
-	Update  []*Field  `json:"update,omitempty"`
+	Name    string   `json:"name"`
+	Table   string   `json:"table"`
+	Delay   *Dist    `json:"delay"`
+	Outcome *Dist    `json:"outcome"`
+	Never   string   `json:"never,omitempty"`
+	Fields  []*Field `json:"fields"`
+	Update  []*Field `json:"update,omitempty"`
 	// UpdateTable is the table the follow-up updates (the producer's own).
 	UpdateTable string    `json:"update_table,omitempty"`
 	DeclRange   hcl.Range `json:"-"`
@@ -396,7 +396,7 @@ type Expr struct {
 	Source string `json:"expr,omitempty"`
 	// Text is the static value, or for a deferred template a readable form
 	// with ${...} left in place.
-	Text string    `json:"text"`
+	Text  string    `json:"text"`
 	Range hcl.Range `json:"-"`
 }
 
