@@ -1,0 +1,40 @@
+// Package render turns a loaded lab into the files of a runnable lab
+// directory. Render is pure: it returns the files as data (path → bytes)
+// and writes nothing; Write puts them on disk. The same lab and variables
+// give the same bytes on any machine: maps are sorted, nothing carries a
+// time stamp or a path of the machine that rendered it.
+//
+// The rendered directory (the contract read by the runtime, the producer
+// and the console, which never read HCL):
+//
+//	compose.yaml            the whole stack; `docker compose up` on the directory alone runs it
+//	.env                    passwords and user names (the only place secrets live)
+//	lab.json                the resolved lab (schemas.Lab), read with schemas.ReadLabJSON
+//	labgen.lock             images, connector jars with sha256, sha256 of every rendered file
+//	runbook.md              the experiments as a reader follows them
+//	stream-lab              POSIX sh: smoke, batch, compose …, console
+//	flink/Dockerfile        the Flink image with the connector jars of the lock
+//	flink/config.yaml       Flink configuration (checkpoints, restart strategy)
+//	labgen/Dockerfile       the labgen image (producer, console), built from labgen/src
+//	labgen/src/…            labgen's own source, so the image builds with Docker alone
+//	sql/mysql/schema.sql    database, tables, users and grants
+//	sql/clickhouse/schema.sql  database, serving tables, Kafka-engine tables and views
+//	sql/flink/<job>.sql     one file per job: SET, CREATE CATALOG/TABLE, the job
+//	sql/presets/<engine>/<preset>.sql  every preset, for the console and by hand
+//	records/                written by labgen run; never touched by render
+//
+// .env keys: MYSQL_ROOT_PASSWORD, MYSQL_APP_USER / MYSQL_APP_PASSWORD (the
+// producer writes), MYSQL_CDC_USER / MYSQL_CDC_PASSWORD (Flink CDC),
+// MYSQL_READER_USER / MYSQL_READER_PASSWORD (read-only: console, runs),
+// CLICKHOUSE_USER / CLICKHOUSE_PASSWORD (DDL and ingestion),
+// CLICKHOUSE_READER_USER / CLICKHOUSE_READER_PASSWORD (readonly profile),
+// COMPOSE_PROJECT_NAME.
+//
+// Services (compose names): mysql, kafka, kafka-init, kafka-ui, jobmanager,
+// taskmanager, sql-gateway, job-submitter, clickhouse, clickhouse-init,
+// zookeeper, coordinator-server, tablet-server, tiering, producer, console,
+// batch-loop. Host ports bind to 127.0.0.1 and come from the lab's stack:
+// MySQL 3306, Kafka 9092 (containers use kafka:19092), Flink UI/REST 8081,
+// SQL gateway 8083, ClickHouse HTTP 8123 and native 9000, Kafka UI 8080,
+// console 8088.
+package render

@@ -1,0 +1,236 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// serverIDs gives every MySQL CDC source of every job its own server-id
+// range: two readers of one binlog with the same id would evict each other.
+func serverIDs(l *schemas.Lab) map[string]string {
+	out := map[string]string{}
+	next := 5401
+	width := l.Stack.Flink.Parallelism
+	for _, j := range l.Jobs {
+		for _, use := range j.Uses {
+			kind, table, _ := strings.Cut(use, ":")
+			if kind != schemas.StoreMySQL {
+				continue
+			}
+			out[j.Name+":"+table] = fmt.Sprintf("%d-%d", next, next+width-1)
+			next += width
+		}
+	}
+	return out
+}
+
+func quoteFlink(id string) string { return "`" + strings.ReplaceAll(id, "`", "``") + "`" }
+
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// withOptions renders a WITH clause with options in the given order.
+func withOptions(kv ...string) string {
+	var b strings.Builder
+	b.WriteString("WITH (\n")
+	for i := 0; i < len(kv); i += 2 {
+		sep := ","
+		if i+2 >= len(kv) {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "  %s = %s%s\n", sqlString(kv[i]), sqlString(kv[i+1]), sep)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// flinkColumns renders a column list with the table's primary key.
+func flinkColumns(t *schemas.Table) string {
+	var b strings.Builder
+	b.WriteString("(\n")
+	for _, c := range t.Columns {
+		null := " NOT NULL"
+		if c.Nullable {
+			null = ""
+		}
+		fmt.Fprintf(&b, "  %s %s%s,\n", quoteFlink(c.Name), c.Type.Flink(), null)
+	}
+	fmt.Fprintf(&b, "  PRIMARY KEY (%s) NOT ENFORCED\n)", joinMap(t.Key, quoteFlink))
+	return b.String()
+}
+
+// flinkDuration turns "1h" into Flink's "1 h" style; Flink also reads Go's
+// "10s" and "5m", but not "1h30m".
+func flinkDuration(d string) string {
+	dur := schemas.ParseDuration(d)
+	switch {
+	case dur%3600e9 == 0:
+		return fmt.Sprintf("%d h", dur/3600e9)
+	case dur%60e9 == 0:
+		return fmt.Sprintf("%d min", dur/60e9)
+	case dur%1e9 == 0:
+		return fmt.Sprintf("%d s", dur/1e9)
+	}
+	return fmt.Sprintf("%d ms", dur/1e6)
+}
+
+// flinkJob renders one job: settings, the definitions of what it reads and
+// writes, then its query inserted into every Flink-reachable store of the
+// table it writes. ${MYSQL_CDC_*} placeholders are filled from .env when
+// the job is submitted.
+func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte {
+	var b strings.Builder
+	b.WriteString(generated(l, "--"))
+	fmt.Fprintf(&b, "-- Job %s (%s).", j.Name, j.Mode)
+	if j.Description != "" {
+		fmt.Fprintf(&b, " %s", oneLine(j.Description))
+	}
+	b.WriteString("\n")
+	if j.Unavailable != "" {
+		fmt.Fprintf(&b, "-- UNAVAILABLE in this stack: the job %s. It is not submitted.\n", j.Unavailable)
+	}
+	b.WriteString("\n")
+	set := func(k, v string) { fmt.Fprintf(&b, "SET %s = %s;\n", sqlString(k), sqlString(v)) }
+	set("execution.runtime-mode", j.Mode)
+	set("pipeline.name", j.Name)
+	set("parallelism.default", fmt.Sprint(l.Stack.Flink.Parallelism))
+	if j.Mode == schemas.ModeBatch {
+		// Wait for the bounded job to finish, so that `batch` reports a result.
+		set("table.dml-sync", "true")
+	} else {
+		set("table.exec.state.ttl", flinkDuration(l.Stack.Flink.StateTTL))
+	}
+	for _, s := range j.Settings {
+		set(s.Key, s.Value)
+	}
+
+	catalogs := map[string]bool{}
+	declared := map[string]bool{}
+	declare := func(t *schemas.Table, kind string, source bool) {
+		key := kind + ":" + t.Name
+		if declared[key] {
+			return
+		}
+		declared[key] = true
+		switch kind {
+		case schemas.StoreMySQL:
+			s := t.Store(kind)
+			fmt.Fprintf(&b, "\n-- %s, read from MySQL's binlog (CDC).\n", t.Name)
+			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t), withOptions(
+				"connector", "mysql-cdc",
+				"hostname", "mysql",
+				"port", "3306",
+				"username", "${MYSQL_CDC_USER}",
+				"password", "${MYSQL_CDC_PASSWORD}",
+				"database-name", s.Database,
+				"table-name", s.Name,
+				"server-id", servers[j.Name+":"+t.Name],
+				"server-time-zone", "UTC",
+				"scan.startup.mode", "initial",
+				"jdbc.properties.allowPublicKeyRetrieval", "true",
+				"jdbc.properties.useSSL", "false",
+			))
+		case schemas.StoreKafka:
+			s := t.Store(kind)
+			opts := []string{
+				"connector", "upsert-kafka",
+				"topic", s.Name,
+				"properties.bootstrap.servers", KafkaInternal,
+				"key.format", "json",
+				"value.format", "json",
+				"value.fields-include", "ALL",
+				"value.json.encode.decimal-as-plain-number", "true",
+			}
+			what := "written to"
+			if source {
+				what = "read from"
+				opts = append(opts, "properties.group.id", "flink-"+j.Name)
+				if j.Mode == schemas.ModeBatch {
+					opts = append(opts, "scan.bounded.mode", "latest-offset")
+				}
+			}
+			fmt.Fprintf(&b, "\n-- %s, %s the Kafka topic %s (upsert: one key, many versions).\n", t.Name, what, s.Name)
+			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t), withOptions(opts...))
+		case schemas.StoreFluss:
+			s := t.Store(kind)
+			if !catalogs[kind] {
+				catalogs[kind] = true
+				fmt.Fprintf(&b, "\n-- Fluss, tiered into %s by the tiering service.\n", l.Stack.Fluss.Lake)
+				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.FlussCatalog, withOptions("type", "fluss", "bootstrap.servers", FlussBootstrap))
+				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.FlussCatalog, quoteFlink(s.Database))
+			}
+			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.FlussCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t), withOptions(
+				"table.datalake.enabled", "true",
+				"table.datalake.freshness", flinkDuration(l.Stack.Fluss.Freshness),
+			))
+		case schemas.StoreIceberg:
+			s := t.Store(kind)
+			if !catalogs[kind] {
+				catalogs[kind] = true
+				b.WriteString("\n-- Iceberg, a hadoop catalog on the shared warehouse volume; commits on checkpoints.\n")
+				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.IcebergCatalog, withOptions(
+					"type", "iceberg", "catalog-type", l.Stack.Iceberg.Catalog, "warehouse", IcebergWarehouse, "property-version", "1"))
+				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database))
+			}
+			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t), withOptions(
+				"format-version", "2",
+				"write.upsert.enabled", "true",
+			))
+		}
+	}
+
+	for _, use := range j.Uses {
+		kind, table, _ := strings.Cut(use, ":")
+		if t := l.Table(table); t != nil && t.Store(kind) != nil {
+			declare(t, kind, true)
+		}
+	}
+	out := l.Table(j.Writes)
+	var sinks []string
+	if out != nil {
+		for _, s := range schemas.FlinkSinks(out) {
+			declare(out, s.Kind, false)
+			sinks = append(sinks, sinkName(out, s))
+		}
+	}
+
+	view := quoteFlink(j.Name + "_result")
+	fmt.Fprintf(&b, "\n-- The job's query")
+	if j.QueryFile != "" {
+		fmt.Fprintf(&b, " (from %s)", j.QueryFile)
+	}
+	fmt.Fprintf(&b, ".\nCREATE TEMPORARY VIEW %s AS\n%s;\n\n", view, strings.TrimSpace(j.Query))
+	if out == nil {
+		return []byte(b.String())
+	}
+	cols := joinMap(columnNames(out), quoteFlink)
+	insert := func(sink string) string {
+		return fmt.Sprintf("INSERT INTO %s\nSELECT %s\nFROM %s;\n", sink, cols, view)
+	}
+	switch len(sinks) {
+	case 0:
+		b.WriteString("-- No store of the written table runs in this stack: nothing to insert.\n")
+	case 1:
+		b.WriteString(insert(sinks[0]))
+	default:
+		fmt.Fprintf(&b, "-- One job writes every store of %s.\nEXECUTE STATEMENT SET\nBEGIN\n", out.Name)
+		for _, s := range sinks {
+			b.WriteString(insert(s))
+		}
+		b.WriteString("END;\n")
+	}
+	return []byte(b.String())
+}
+
+// sinkName is how a job's SQL names a store of t it writes: lake tables
+// through their catalogs, the Kafka store by the table's name.
+func sinkName(t *schemas.Table, s *schemas.Store) string {
+	switch s.Kind {
+	case schemas.StoreFluss:
+		return schemas.FlussCatalog + "." + quoteFlink(s.Database) + "." + quoteFlink(s.Name)
+	case schemas.StoreIceberg:
+		return schemas.IcebergCatalog + "." + quoteFlink(s.Database) + "." + quoteFlink(s.Name)
+	}
+	return quoteFlink(t.Name)
+}

@@ -1,0 +1,160 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// Files is a rendered lab: slash-separated relative paths to contents.
+type Files map[string][]byte
+
+// Paths lists the files in sorted order.
+func (f Files) Paths() []string {
+	out := make([]string, 0, len(f))
+	for p := range f {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Options tune a render.
+type Options struct {
+	// LabgenVersion is written into the lock and the labgen image.
+	LabgenVersion string
+	// NoSource leaves labgen's own source out of the directory (the
+	// labgen image then cannot be built from it); tests use it to keep
+	// goldens independent of labgen's code.
+	NoSource bool
+}
+
+// Paths and names shared by the rendered files.
+const (
+	// Where the lake warehouses live in the Flink and Fluss containers
+	// (one shared volume).
+	WarehouseDir     = "/warehouse"
+	IcebergWarehouse = "file:///warehouse/iceberg"
+	PaimonWarehouse  = "/warehouse/paimon"
+	// KafkaInternal is the listener containers use.
+	KafkaInternal = "kafka:19092"
+	// FlussBootstrap is the Fluss coordinator's address for Flink.
+	FlussBootstrap = "coordinator-server:9123"
+	// LabMount is where services that need the lab directory see it.
+	LabMount = "/lab"
+)
+
+// Render produces every file of the lab directory. It never touches disk.
+func Render(l *schemas.Lab, opts Options) (Files, error) {
+	if opts.LabgenVersion == "" {
+		opts.LabgenVersion = "dev"
+	}
+	files := Files{}
+	labJSON, err := schemas.MarshalLab(l)
+	if err != nil {
+		return nil, fmt.Errorf("encoding lab.json: %w", err)
+	}
+	files["lab.json"] = labJSON
+	files[".env"] = envFile(l)
+
+	if l.Stack.MySQL != nil {
+		files["sql/mysql/schema.sql"] = mysqlSchema(l)
+		files["sql/mysql/users.sql"] = mysqlUsers(l)
+		files["sql/mysql/init-users.sh"] = mysqlInitScript(l)
+	}
+	if l.Stack.ClickHouse != nil {
+		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l)
+		files["clickhouse/users.xml"] = clickhouseUsers(l)
+	}
+	if l.Stack.Flink != nil {
+		servers := serverIDs(l)
+		for _, j := range l.Jobs {
+			files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers)
+		}
+	}
+	for _, p := range l.Presets {
+		files["sql/presets/"+p.Engine+"/"+p.Name+".sql"] = []byte(p.SQL + ";\n")
+	}
+	if err := renderStack(l, opts, files); err != nil {
+		return nil, err
+	}
+	files["runbook.md"] = runbook(l)
+	// The lock comes last: it hashes everything else.
+	files["labgen.lock"] = lockFile(l, opts, files)
+	return files, nil
+}
+
+// Generated is the marker every rendered text file carries near its top,
+// so that people know not to edit it.
+func generated(l *schemas.Lab, comment string) string {
+	return fmt.Sprintf("%s Rendered by labgen from the lab %q. Do not edit: change the lab and render again.\n", comment, l.Name)
+}
+
+// Write puts files into dir. Files the previous render wrote (listed in
+// its lock) that this render no longer produces are removed; anything
+// else there, records/ above all, is left alone. Each file is replaced
+// atomically.
+func Write(dir string, files Files) error {
+	old := previousFiles(dir)
+	for _, p := range files.Paths() {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if executable(p) {
+			mode = 0o755
+		}
+		if err := writeAtomic(full, files[p], mode); err != nil {
+			return err
+		}
+	}
+	for _, p := range old {
+		if _, keep := files[p]; keep || strings.HasPrefix(p, "records/") || strings.Contains(p, "..") {
+			continue
+		}
+		_ = os.Remove(filepath.Join(dir, filepath.FromSlash(p)))
+	}
+	return nil
+}
+
+func executable(p string) bool {
+	return p == "stream-lab" || strings.HasSuffix(p, ".sh")
+}
+
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
+	if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, data) {
+		return os.Chmod(path, mode)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".labgen-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// previousFiles reads the file list of an earlier render's lock.
+func previousFiles(dir string) []string {
+	b, err := os.ReadFile(filepath.Join(dir, "labgen.lock"))
+	if err != nil {
+		return nil
+	}
+	return lockedFiles(b)
+}

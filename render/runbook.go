@@ -1,0 +1,321 @@
+package render
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// runbook renders the lab as a reader follows it by hand: setup, the data
+// flow, where everything is, and each experiment's steps with its SQL and
+// commands. labgen run executes the same steps and fills in the results.
+func runbook(l *schemas.Lab) []byte {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("<!-- %s -->\n\n", strings.TrimSpace(strings.TrimPrefix(generated(l, ""), " ")))
+	w("# %s\n\n", l.Title)
+	if l.Description != "" {
+		w("%s\n\n", l.Description)
+	}
+
+	w("## Setup\n\n")
+	w("Everything runs in Docker; this directory is all it needs. From here:\n\n")
+	w("```sh\n./stream-lab compose up -d --build   # first start builds the Flink and labgen images\n./stream-lab smoke                     # every check must pass before the experiments\n```\n\n")
+	w("`./stream-lab compose …` passes its arguments to `docker compose` with this lab's project and file. ")
+	w("`./stream-lab batch` runs the bounded jobs now; `./stream-lab compose down -v` removes the lab and its data. ")
+	w("Users and passwords are in `.env`. With labgen installed, `labgen run .` executes the experiments below and writes a record of what it observed into `records/`.\n\n")
+
+	w("## Where things are\n\n")
+	w("| part | address | what to look at |\n| --- | --- | --- |\n")
+	s := l.Stack
+	if s.Console != nil {
+		w("| query console | http://127.0.0.1:%d | the presets below, MySQL and ClickHouse, read-only |\n", s.Console.Port)
+	}
+	if s.Flink != nil {
+		w("| Flink UI | http://127.0.0.1:%d | jobs, records in/out, checkpoints, exceptions |\n", s.Flink.UIPort)
+	}
+	if s.KafkaUI != nil && s.Kafka != nil {
+		w("| Kafka UI | http://127.0.0.1:%d | topics, messages by key |\n", s.KafkaUI.Port)
+	}
+	if s.MySQL != nil {
+		w("| MySQL | 127.0.0.1:%d, database `%s` | source tables |\n", s.MySQL.Port, s.MySQL.Database)
+	}
+	if s.Kafka != nil {
+		w("| Kafka | 127.0.0.1:%d | topics |\n", s.Kafka.Port)
+	}
+	if s.ClickHouse != nil {
+		w("| ClickHouse | http://127.0.0.1:%d, database `%s` | serving tables |\n", s.ClickHouse.HTTPPort, s.ClickHouse.Database)
+	}
+	w("\n")
+
+	w("## Data flow\n\n```mermaid\n%s```\n\n", mermaid(l))
+
+	if len(l.Variables) > 0 {
+		w("## Variables of this rendering\n\n| variable | value | from | meaning |\n| --- | --- | --- | --- |\n")
+		for _, v := range l.Variables {
+			w("| `%s` | `%s` | %s | %s |\n", v.Name, cell(string(v.Value)), v.Source, cell(v.Description))
+		}
+		w("\n")
+	}
+	if len(s.Disabled) > 0 {
+		w("This variant leaves out: %s. Experiments that need them are marked unavailable below.\n\n", strings.Join(s.Disabled, ", "))
+	}
+
+	w("## Tables\n\n")
+	for _, t := range l.Tables {
+		var where []string
+		for _, st := range t.Stores {
+			where = append(where, storeLabel(l, st))
+		}
+		w("- **%s** (key %s) in %s", t.Name, strings.Join(t.Key, ", "), strings.Join(where, "; "))
+		if t.Description != "" {
+			w(": %s", oneLine(t.Description))
+		}
+		w("\n")
+	}
+	w("\n")
+
+	if len(l.Jobs) > 0 {
+		w("## Flink jobs\n\n")
+		for _, j := range l.Jobs {
+			w("- **%s** (%s), `sql/flink/%s.sql`", j.Name, j.Mode, j.Name)
+			if j.Description != "" {
+				w(": %s", oneLine(j.Description))
+			}
+			if j.Unavailable != "" {
+				w(" *Unavailable: the job %s.*", j.Unavailable)
+			}
+			w("\n")
+		}
+		w("\n")
+	}
+	if len(l.Presets) > 0 {
+		w("## Presets\n\nRead-only queries in the console (also in `sql/presets/`).\n\n")
+		for _, p := range l.Presets {
+			title := p.Title
+			if title == "" {
+				title = p.Name
+			}
+			w("- **%s** (`%s`, %s)", title, p.Name, engineName(p.Engine))
+			if p.Description != "" {
+				w(": %s", oneLine(p.Description))
+			}
+			w("\n")
+		}
+		w("\n")
+	}
+
+	w("## Experiments\n\n")
+	w("Counts and timings differ on every run: the producer is continuous and random. ")
+	w("\"Expected\" says what the lab is built to show, not that your run has shown it.\n\n")
+	for _, e := range l.Experiments {
+		experimentSection(&b, l, e)
+	}
+	return []byte(b.String())
+}
+
+func experimentSection(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("### %02d %s\n\n", e.Number, e.Title)
+	if e.Unavailable != "" {
+		w("> **Unavailable in this variant:** the experiment %s.\n\n", e.Unavailable)
+	}
+	if e.Question != "" {
+		w("**Question:** %s\n\n", e.Question)
+	}
+	if e.Intro != "" {
+		w("%s\n\n", e.Intro)
+	}
+	if len(e.Record) > 0 {
+		w("**Record:** %s.\n\n", strings.Join(e.Record, "; "))
+	}
+	for i, st := range e.Steps {
+		title := st.Title
+		if title == "" {
+			title = st.Name
+		}
+		w("%d. **%s** (`%s`)", i+1, title, st.Name)
+		if st.Text != "" {
+			w(" %s", oneLine(st.Text))
+		}
+		w("\n\n")
+		stepBody(b, l, e, st)
+		for _, c := range st.Captures {
+			w("   Write down **%s** (`%s`).\n\n", c.Name, oneLine(c.Expr.Source))
+		}
+		for _, x := range st.Expects {
+			w("   Expect: %s (`%s`)\n\n", x.Message, oneLine(x.Condition.Source))
+		}
+	}
+	if e.Expected != "" {
+		w("**Expected:** %s\n\n", e.Expected)
+	}
+	if e.Interpretation != "" {
+		w("**Interpretation:** %s\n\n", e.Interpretation)
+	}
+}
+
+func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *schemas.Step) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	fence := func(lang, body string) {
+		w("   ```%s\n", lang)
+		for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+			w("   %s\n", line)
+		}
+		w("   ```\n\n")
+	}
+	switch st.Kind {
+	case schemas.StepQuery:
+		q := st.Query
+		if q.Preset != "" {
+			w("   In the console, choose %s and run the preset `%s`:\n\n", engineName(q.Engine), q.Preset)
+		} else {
+			w("   In the console, choose %s and run:\n\n", engineName(q.Engine))
+		}
+		fence("sql", readable(q.SQL.Text))
+	case schemas.StepKafka:
+		k := st.Kafka
+		if k.Key != nil {
+			w("   In Kafka UI, open the topic `%s` and show every message whose key is `%s`.\n\n", k.Topic, readable(k.Key.Text))
+		} else {
+			w("   In Kafka UI, open the topic `%s` and read its last %d messages.\n\n", k.Topic, k.Tail)
+		}
+	case schemas.StepFlink:
+		f := st.Flink
+		if f.Job != "" {
+			w("   In the Flink UI, open the job `%s` and look at: %s.\n\n", f.Job, strings.Join(f.Show, ", "))
+		} else {
+			w("   In the Flink UI, look at the running jobs: %s.\n\n", strings.Join(f.Show, ", "))
+		}
+	case schemas.StepCompose:
+		fence("sh", fmt.Sprintf("./stream-lab compose %s %s", st.Compose.Action, st.Compose.Service))
+	case schemas.StepLab:
+		fence("sh", "./stream-lab "+st.Lab.Action)
+	case schemas.StepWait:
+		wt := st.Wait
+		if wt.Rerun != "" {
+			w("   Repeat step `%s` every %s until `%s` holds; give up after %s and record that it did not.\n\n", wt.Rerun, wt.Interval, oneLine(wt.Until.Source), wt.Timeout)
+		} else {
+			w("   Wait %s.\n\n", wt.Duration)
+		}
+	case schemas.StepNote:
+		for _, line := range strings.Split(st.Note, "\n") {
+			w("   > %s\n", line)
+		}
+		w("\n")
+	}
+}
+
+var (
+	stepRef = regexp.MustCompile(`\$\{\s*step\.([a-z0-9_]+)\.([a-z0-9_]+)\s*\}`)
+	expRef  = regexp.MustCompile(`\$\{\s*experiment\.([a-z0-9_]+)\.([a-z0-9_]+)\.([a-z0-9_]+)\s*\}`)
+)
+
+// readable replaces run-time references with what the reader wrote down.
+func readable(s string) string {
+	s = stepRef.ReplaceAllString(s, "<$2 from step $1>")
+	s = expRef.ReplaceAllString(s, "<$3 from experiment $1, step $2>")
+	return s
+}
+
+func engineName(e string) string {
+	switch e {
+	case schemas.EngineMySQL:
+		return "MySQL"
+	case schemas.EngineClickHouse:
+		return "ClickHouse"
+	}
+	return e
+}
+
+func cell(s string) string {
+	return strings.ReplaceAll(oneLine(s), "|", "\\|")
+}
+
+func storeLabel(l *schemas.Lab, s *schemas.Store) string {
+	switch s.Kind {
+	case schemas.StoreMySQL:
+		return fmt.Sprintf("MySQL `%s.%s`", s.Database, s.Name)
+	case schemas.StoreKafka:
+		return fmt.Sprintf("Kafka topic `%s`", s.Name)
+	case schemas.StoreClickHouse:
+		return fmt.Sprintf("ClickHouse `%s.%s`", s.Database, s.Name)
+	case schemas.StoreFluss:
+		return fmt.Sprintf("Fluss `%s.%s` (tiered into %s)", s.Database, s.Name, l.Stack.Fluss.Lake)
+	case schemas.StoreIceberg:
+		return fmt.Sprintf("Iceberg `%s.%s`", s.Database, s.Name)
+	}
+	return s.Kind
+}
+
+// mermaid draws the data flow from the lab: producer → MySQL → jobs →
+// stores → ClickHouse.
+func mermaid(l *schemas.Lab) string {
+	var b strings.Builder
+	b.WriteString("flowchart LR\n")
+	node := func(id, label string) string { return fmt.Sprintf("%s[\"%s\"]", id, label) }
+	id := func(kind, name string) string { return kind + "_" + name }
+	seen := map[string]bool{}
+	edge := func(from, to string) {
+		line := fmt.Sprintf("  %s --> %s\n", from, to)
+		if !seen[line] {
+			seen[line] = true
+			b.WriteString(line)
+		}
+	}
+	label := func(s *schemas.Store) string {
+		switch s.Kind {
+		case schemas.StoreMySQL:
+			return "MySQL " + s.Name
+		case schemas.StoreKafka:
+			return "Kafka " + s.Name
+		case schemas.StoreClickHouse:
+			return "ClickHouse " + s.Database + "." + s.Name
+		case schemas.StoreFluss:
+			return "Fluss " + s.Name + " + " + l.Stack.Fluss.Lake
+		case schemas.StoreIceberg:
+			return "Iceberg " + s.Name
+		}
+		return s.Name
+	}
+	storeNode := func(t *schemas.Table, kind string) string {
+		s := t.Store(kind)
+		return node(id(kind, t.Name), label(s))
+	}
+	for _, p := range l.Producers {
+		pid := node("producer_"+p.Name, "producer "+p.Name)
+		if t := l.Table(p.Table); t != nil && t.Store(schemas.StoreMySQL) != nil {
+			edge(pid, storeNode(t, schemas.StoreMySQL))
+		}
+		for _, f := range p.Follows {
+			if t := l.Table(f.Table); t != nil && t.Store(schemas.StoreMySQL) != nil {
+				edge("producer_"+p.Name, storeNode(t, schemas.StoreMySQL))
+			}
+		}
+	}
+	for _, j := range l.Jobs {
+		if j.Unavailable != "" {
+			continue
+		}
+		jid := node("job_"+j.Name, fmt.Sprintf("Flink %s (%s)", j.Name, j.Mode))
+		for _, use := range j.Uses {
+			kind, table, _ := strings.Cut(use, ":")
+			if t := l.Table(table); t != nil && t.Store(kind) != nil {
+				edge(storeNode(t, kind), jid)
+			}
+		}
+		if t := l.Table(j.Writes); t != nil {
+			for _, s := range schemas.FlinkSinks(t) {
+				edge("job_"+j.Name, storeNode(t, s.Kind))
+			}
+		}
+	}
+	for _, t := range l.Tables {
+		if ch := t.Store(schemas.StoreClickHouse); ch != nil && ch.Ingest == schemas.StoreKafka && t.Store(schemas.StoreKafka) != nil {
+			edge(id(schemas.StoreKafka, t.Name), storeNode(t, schemas.StoreClickHouse))
+		}
+	}
+	return b.String()
+}
