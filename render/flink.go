@@ -87,9 +87,6 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 		fmt.Fprintf(&b, " %s", oneLine(j.Description))
 	}
 	b.WriteString("\n")
-	if j.Unavailable != "" {
-		fmt.Fprintf(&b, "-- UNAVAILABLE in this stack: the job %s. It is not submitted.\n", j.Unavailable)
-	}
 	b.WriteString("\n")
 	set := func(k, v string) { fmt.Fprintf(&b, "SET %s = %s;\n", sqlString(k), sqlString(v)) }
 	set("execution.runtime-mode", j.Mode)

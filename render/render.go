@@ -74,7 +74,11 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 	if l.Stack.Flink != nil {
 		servers := serverIDs(l)
 		for _, j := range l.Jobs {
-			files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers)
+			// An unavailable job has nothing to run against; lab.json and
+			// the runbook say why it is missing.
+			if j.Unavailable == "" {
+				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers)
+			}
 		}
 	}
 	for _, p := range l.Presets {

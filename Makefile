@@ -1,0 +1,50 @@
+# labgen — see README.md. `make help` lists the targets.
+SHELL := /bin/bash
+GO    ?= go
+BIN   := bin/labgen
+LAB   ?= labs/orders
+OUT   ?= out/orders
+# Tests that need MariaDB, ClickHouse or Chromium skip when those are
+# missing unless LABGEN_TEST_SERVERS=require (what CI sets).
+export LABGEN_TEST_SERVERS
+
+.PHONY: help build render validate test lint fuzz deps bench-producer prove clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+
+build: ## build bin/labgen
+	$(GO) build -o $(BIN) ./cmd/labgen
+
+render: build ## validate and render the seed lab into out/orders (needs only Go)
+	$(BIN) validate $(LAB)
+	$(BIN) render $(LAB) -o $(OUT)
+
+validate: build ## validate the seed lab and its variants
+	$(BIN) validate $(LAB)
+	$(BIN) validate $(LAB) -var order_rate=50 -var payment_delay=10s
+	$(BIN) validate $(LAB) -var lakes=false
+
+lint: build ## gofmt, go vet and labgen fmt -check
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(BIN) fmt -check $(LAB)
+
+fuzz: ## run the loader's fuzz target for a bounded time (FUZZTIME, default 20s)
+	$(GO) test ./schemas -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $${FUZZTIME:-20s}
+
+test: lint validate ## the test suite: lint, validate, go test ./..., a bounded fuzz run
+	$(GO) test -count=1 ./...
+	$(MAKE) --no-print-directory fuzz
+
+deps: ## install what the tests need on Debian (run as root): servers, shellcheck, chromium, Go modules
+	./scripts/install-deps.sh
+
+bench-producer: ## producer throughput vs plain multi-row INSERTs on a throwaway MariaDB
+	$(GO) test ./generator/ -run '^$$' -bench 'BenchmarkThroughput' -benchtime 1x -count 1 -v
+
+prove: build ## run the rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
+	./prove/prove.sh
+
+clean: ## remove build outputs and rendered labs
+	rm -rf bin out/*/

@@ -1,0 +1,242 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/labgen/labgen/flinksql"
+	"github.com/labgen/labgen/schemas"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// variants are the renderings kept as goldens: the seed lab, a faster one,
+// and one without the lake components.
+var variants = []struct {
+	name string
+	vars []schemas.VarArg
+}{
+	{"orders", nil},
+	{"orders_fast", []schemas.VarArg{{Name: "order_rate", Value: "50"}, {Name: "payment_delay", Value: "10s"}}},
+	{"orders_small", []schemas.VarArg{{Name: "lakes", Value: "false"}}},
+}
+
+func loadSeed(t testing.TB, vars []schemas.VarArg) *schemas.Lab {
+	t.Helper()
+	lab, diags := schemas.NewParser().Load(filepath.Join("..", "labs", "orders"), schemas.Options{Vars: vars})
+	if diags.HasErrors() {
+		t.Fatalf("loading the seed lab: %s", diags.Error())
+	}
+	return lab
+}
+
+func renderSeed(t testing.TB, vars []schemas.VarArg) Files {
+	t.Helper()
+	files, err := Render(loadSeed(t, vars), Options{LabgenVersion: "test", NoSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestGolden compares every rendered file with testdata/<variant>.txtar.
+// Run `go test ./render -update` to rewrite them, and review the diff.
+func TestGolden(t *testing.T) {
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			files := renderSeed(t, v.vars)
+			ar := &txtar.Archive{Comment: []byte("Rendered seed lab (" + v.name + "); go test ./render -update rewrites this file.\n")}
+			for _, p := range files.Paths() {
+				ar.Files = append(ar.Files, txtar.File{Name: p, Data: files[p]})
+			}
+			got := txtar.Format(ar)
+			golden := filepath.Join("testdata", v.name+".txtar")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./render -update to create it)", err)
+			}
+			if bytes.Equal(got, want) {
+				return
+			}
+			wantAr := txtar.Parse(want)
+			wantFiles := map[string][]byte{}
+			for _, f := range wantAr.Files {
+				wantFiles[f.Name] = f.Data
+			}
+			for _, p := range files.Paths() {
+				w, ok := wantFiles[p]
+				switch {
+				case !ok:
+					t.Errorf("%s: new file, not in the golden", p)
+				case !bytes.Equal(files[p], w):
+					t.Errorf("%s differs from the golden:\n%s", p, firstDiff(string(w), string(files[p])))
+				}
+				delete(wantFiles, p)
+			}
+			for p := range wantFiles {
+				t.Errorf("%s: in the golden, no longer rendered", p)
+			}
+		})
+	}
+}
+
+// firstDiff shows the first differing line with a little context.
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
+		}
+	}
+	return "(only trailing bytes differ)"
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := renderSeed(t, nil), renderSeed(t, nil)
+	if len(a) != len(b) {
+		t.Fatalf("two renders gave %d and %d files", len(a), len(b))
+	}
+	for p := range a {
+		if !bytes.Equal(a[p], b[p]) {
+			t.Errorf("%s differs between two renders of the same lab", p)
+		}
+	}
+}
+
+// TestVariableChangesOnlyWhatItShould renders with another order rate:
+// only the resolved lab, the runbook's variable table and the lock may
+// change.
+func TestVariableChangesOnlyWhatItShould(t *testing.T) {
+	a := renderSeed(t, nil)
+	b := renderSeed(t, []schemas.VarArg{{Name: "order_rate", Value: "50"}})
+	var changed []string
+	for p := range a {
+		if !bytes.Equal(a[p], b[p]) {
+			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
+	want := []string{"lab.json", "labgen.lock", "runbook.md"}
+	if strings.Join(changed, " ") != strings.Join(want, " ") {
+		t.Errorf("changing order_rate changed %v, want exactly %v", changed, want)
+	}
+	if !bytes.Contains(b["lab.json"], []byte(`"rate": 50`)) {
+		t.Errorf("lab.json does not carry the new rate")
+	}
+}
+
+var (
+	createdRE = regexp.MustCompile("(?i)CREATE\\s+(?:TEMPORARY\\s+)?(?:TABLE|VIEW)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?([`\\w.]+)")
+	usedRE    = regexp.MustCompile("(?i)\\b(?:FROM|JOIN|INSERT\\s+INTO)\\s+([`\\w.]+)")
+)
+
+// TestFlinkJobsAreComplete checks that every rendered job splits into
+// complete statements and defines every table it reads or writes.
+func TestFlinkJobsAreComplete(t *testing.T) {
+	for _, v := range variants {
+		files := renderSeed(t, v.vars)
+		n := 0
+		for _, p := range files.Paths() {
+			if !strings.HasPrefix(p, "sql/flink/") {
+				continue
+			}
+			n++
+			stmts, err := flinksql.Split(string(files[p]))
+			if err != nil {
+				t.Errorf("%s/%s: %v", v.name, p, err)
+				continue
+			}
+			defined := map[string]bool{}
+			var kinds []string
+			for _, s := range stmts {
+				kinds = append(kinds, s.Keyword())
+				for _, m := range createdRE.FindAllStringSubmatch(s.Text, -1) {
+					defined[strings.ReplaceAll(m[1], "`", "")] = true
+				}
+			}
+			for _, s := range stmts {
+				text := commentRE.ReplaceAllString(s.Text, "")
+				for _, m := range usedRE.FindAllStringSubmatch(text, -1) {
+					name := strings.ReplaceAll(m[1], "`", "")
+					if strings.HasPrefix(name, "(") || isAlias(name) {
+						continue
+					}
+					if !defined[name] {
+						t.Errorf("%s/%s line %d: uses %s, which the file does not define", v.name, p, s.Line, name)
+					}
+				}
+			}
+			last := kinds[len(kinds)-1]
+			if last != "INSERT" && last != "EXECUTE" {
+				t.Errorf("%s/%s: ends with %s, not with the job's INSERT", v.name, p, last)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no Flink job rendered", v.name)
+		}
+	}
+}
+
+var commentRE = regexp.MustCompile(`(?m)--[^\n]*$`)
+
+// isAlias skips names that are SQL keywords following FROM in subqueries.
+func isAlias(name string) bool {
+	switch strings.ToUpper(name) {
+	case "SELECT", "LATERAL", "UNNEST", "TABLE":
+		return true
+	}
+	return false
+}
+
+func TestWriteReplacesAndKeepsRecords(t *testing.T) {
+	dir := t.TempDir()
+	if err := Write(dir, renderSeed(t, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "records", "r1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "records", "r1", "record.md"), []byte("kept"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
+
+	// Drop jobs from the lab to see their stale files go away.
+	lab := loadSeed(t, nil)
+	lab.Jobs = lab.Jobs[:1]
+	files, err := Render(lab, Options{NoSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"records/r1/record.md", "notes.txt", "sql/flink/order_wide.sql"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("%s should still exist: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sql", "flink", "hourly_sales.sql")); !os.IsNotExist(err) {
+		t.Errorf("sql/flink/hourly_sales.sql is no longer rendered and should have been removed (err %v)", err)
+	}
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs what labgen's tests need on a fresh Debian machine (as root):
+# MariaDB and ClickHouse servers (the tests start throwaway instances on
+# free ports), shellcheck (checks the rendered stream-lab script), Chromium
+# (the console's browser test), and the Go modules. Safe to run again.
+set -eu
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: run as root (or with sudo): it installs Debian packages" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+	mariadb-server mariadb-client clickhouse-server \
+	shellcheck chromium ca-certificates >/dev/null
+# The packages start system-wide servers on the default ports; the tests
+# use their own instances, so stop these where a service manager runs.
+for svc in mariadb clickhouse-server; do
+	service "$svc" stop >/dev/null 2>&1 || true
+done
+go mod download
+echo "install-deps: done"
