@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/labgen/labgen/schemas"
@@ -174,11 +173,11 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 		} else {
 			w("   In the console, choose %s and run:\n\n", engineName(q.Engine))
 		}
-		fence("sql", readable(q.SQL.Text))
+		fence("sql", q.SQL.Text)
 	case schemas.StepKafka:
 		k := st.Kafka
 		if k.Key != nil {
-			w("   In Kafka UI, open the topic `%s` and show every message whose key is `%s`.\n\n", k.Topic, readable(k.Key.Text))
+			w("   In Kafka UI, open the topic `%s` and show every message whose key is `%s`.\n\n", k.Topic, k.Key.Text)
 		} else {
 			w("   In Kafka UI, open the topic `%s` and read its last %d messages.\n\n", k.Topic, k.Tail)
 		}
@@ -206,18 +205,6 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 		}
 		w("\n")
 	}
-}
-
-var (
-	stepRef = regexp.MustCompile(`\$\{\s*step\.([a-z0-9_]+)\.([a-z0-9_]+)\s*\}`)
-	expRef  = regexp.MustCompile(`\$\{\s*experiment\.([a-z0-9_]+)\.([a-z0-9_]+)\.([a-z0-9_]+)\s*\}`)
-)
-
-// readable replaces run-time references with what the reader wrote down.
-func readable(s string) string {
-	s = stepRef.ReplaceAllString(s, "<$2 from step $1>")
-	s = expRef.ReplaceAllString(s, "<$3 from experiment $1, step $2>")
-	return s
 }
 
 func engineName(e string) string {

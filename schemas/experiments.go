@@ -237,7 +237,68 @@ func (d *decoder) expr(a *hcl.Attribute, ty cty.Type, allowResult bool) Expr {
 	ref := *d.currentStep
 	ref.expr, ref.allowResult = a.Expr, allowResult
 	d.deferred = append(d.deferred, ref)
-	return Expr{Source: exprSource(d, a.Expr), Text: templateText(d, a.Expr), Range: a.Expr.Range()}
+	text := templateText(d, a.Expr)
+	if p, ok := d.placeholderText(a.Expr); ok {
+		text = p
+	}
+	return Expr{Source: exprSource(d, a.Expr), Text: text, Range: a.Expr.Range()}
+}
+
+// placeholderText evaluates a deferred string with each captured value
+// replaced by a description of it, such as <order_id from step pick>: what
+// a reader of the runbook types in by hand.
+func (d *decoder) placeholderText(e hcl.Expression) (string, bool) {
+	steps := map[string]map[string]cty.Value{}
+	exps := map[string]map[string]map[string]cty.Value{}
+	for _, tr := range e.Variables() {
+		var names []string
+		for _, t := range tr[1:] {
+			a, ok := t.(hcl.TraverseAttr)
+			if !ok {
+				break
+			}
+			names = append(names, a.Name)
+		}
+		switch {
+		case tr.RootName() == "step" && len(names) >= 2:
+			if steps[names[0]] == nil {
+				steps[names[0]] = map[string]cty.Value{}
+			}
+			steps[names[0]][names[1]] = cty.StringVal("<" + names[1] + " from step " + names[0] + ">")
+		case tr.RootName() == "experiment" && len(names) >= 3:
+			if exps[names[0]] == nil {
+				exps[names[0]] = map[string]map[string]cty.Value{}
+			}
+			if exps[names[0]][names[1]] == nil {
+				exps[names[0]][names[1]] = map[string]cty.Value{}
+			}
+			exps[names[0]][names[1]][names[2]] = cty.StringVal("<" + names[2] + " from experiment " + names[0] + ", step " + names[1] + ">")
+		case tr.RootName() == "var":
+		default:
+			return "", false
+		}
+	}
+	stepObj := map[string]cty.Value{}
+	for k, v := range steps {
+		stepObj[k] = cty.ObjectVal(v)
+	}
+	expObj := map[string]cty.Value{}
+	for k, v := range exps {
+		inner := map[string]cty.Value{}
+		for s, caps := range v {
+			inner[s] = cty.ObjectVal(caps)
+		}
+		expObj[k] = cty.ObjectVal(inner)
+	}
+	ctx := d.ctx.NewChild()
+	ctx.Variables = map[string]cty.Value{"step": cty.ObjectVal(stepObj), "experiment": cty.ObjectVal(expObj)}
+	v, diags := e.Value(ctx)
+	if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+		return "", false
+	}
+	// jsonencode escapes the angle brackets of the placeholders.
+	out := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(v.AsString())
+	return strings.TrimSpace(out), true
 }
 
 func typeWord(ty cty.Type) string {
@@ -313,6 +374,17 @@ func (d *decoder) objectAttrs(a *hcl.Attribute, what string, allowed ...string) 
 	out := map[string]*hcl.Attribute{}
 	for _, kv := range pairs {
 		k := hcl.ExprAsKeyword(kv.Key)
+		if k == "" {
+			// A quoted key, as "for" must be written: a bare for starts a
+			// for expression.
+			if v, diags := kv.Key.Value(nil); !diags.HasErrors() && v.Type() == cty.String && !v.IsNull() {
+				k = v.AsString()
+			}
+		}
+		if prev, dup := out[k]; dup {
+			d.errorf(kv.Key.Range(), "Duplicate argument", "%s already sets %s at %s.", a.Name, k, prev.NameRange)
+			continue
+		}
 		if !contains(allowed, k) {
 			d.errorf(kv.Key.Range(), "Unsupported argument", "%s takes %s; %q is not one of them.", a.Name, strings.Join(allowed, ", "), k)
 			continue
@@ -402,7 +474,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 		w.Duration = d.duration(a, "")
 		return w
 	}
-	at := d.objectAttrs(a, "wait step", "for", "rerun", "until", "interval", "timeout")
+	at := d.objectAttrs(a, "wait step", "rerun", "until", "interval", "timeout", "for")
 	if at == nil {
 		return w
 	}
@@ -440,7 +512,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 		x.Source = exprSource(d, ua.Expr)
 		w.Until = &x
 	}
-	if w.Duration == "" && w.Rerun == "" {
+	if w.Duration == "" && w.Rerun == "" && at["until"] == nil { // a lone until is reported above
 		d.errorf(a.Expr.Range(), "Wait for what", "Write wait = \"30s\", or { rerun = step.NAME, until = CONDITION, timeout = \"2m\" }.")
 	}
 	if w.Duration != "" && w.Rerun != "" {
