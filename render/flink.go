@@ -45,8 +45,9 @@ func withOptions(kv ...string) string {
 	return b.String()
 }
 
-// flinkColumns renders a column list with the table's primary key.
-func flinkColumns(t *schemas.Table) string {
+// flinkColumns renders a column list with the table's primary key. Fluss
+// knows no VARCHAR(n), only STRING, so its tables drop string lengths.
+func flinkColumns(t *schemas.Table, kind string) string {
 	var b strings.Builder
 	b.WriteString("(\n")
 	for _, c := range t.Columns {
@@ -54,7 +55,11 @@ func flinkColumns(t *schemas.Table) string {
 		if c.Nullable {
 			null = ""
 		}
-		fmt.Fprintf(&b, "  %s %s%s,\n", quoteFlink(c.Name), c.Type.Flink(), null)
+		ty := c.Type.Flink()
+		if kind == schemas.StoreFluss && c.Type.Kind == schemas.TypeString {
+			ty = "STRING"
+		}
+		fmt.Fprintf(&b, "  %s %s%s,\n", quoteFlink(c.Name), ty, null)
 	}
 	fmt.Fprintf(&b, "  PRIMARY KEY (%s) NOT ENFORCED\n)", joinMap(t.Key, quoteFlink))
 	return b.String()
@@ -114,7 +119,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 		case schemas.StoreMySQL:
 			s := t.Store(kind)
 			fmt.Fprintf(&b, "\n-- %s, read from MySQL's binlog (CDC).\n", t.Name)
-			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t), withOptions(
+			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t, kind), withOptions(
 				"connector", "mysql-cdc",
 				"hostname", "mysql",
 				"port", "3306",
@@ -148,7 +153,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 				}
 			}
 			fmt.Fprintf(&b, "\n-- %s, %s the Kafka topic %s (upsert: one key, many versions).\n", t.Name, what, s.Name)
-			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t), withOptions(opts...))
+			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t, kind), withOptions(opts...))
 		case schemas.StoreFluss:
 			s := t.Store(kind)
 			if !catalogs[kind] {
@@ -157,7 +162,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.FlussCatalog, withOptions("type", "fluss", "bootstrap.servers", FlussBootstrap))
 				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.FlussCatalog, quoteFlink(s.Database))
 			}
-			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.FlussCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t), withOptions(
+			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.FlussCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t, kind), withOptions(
 				"table.datalake.enabled", "true",
 				"table.datalake.freshness", flinkDuration(l.Stack.Fluss.Freshness),
 			))
@@ -170,7 +175,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 					"type", "iceberg", "catalog-type", l.Stack.Iceberg.Catalog, "warehouse", IcebergWarehouse, "property-version", "1"))
 				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database))
 			}
-			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t), withOptions(
+			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t, kind), withOptions(
 				"format-version", "2",
 				"write.upsert.enabled", "true",
 			))

@@ -51,6 +51,8 @@ final class Prover {
     static final class Options {
         boolean plans;
         boolean stack;
+        boolean fullErrors;
+        boolean timings;
     }
 
     static final class FileResult {
@@ -109,6 +111,7 @@ final class Prover {
     FileResult prove(Path file) {
         fileName = file.toString();
         result = new FileResult(fileName);
+        stmt = null;
         flussCatalogs.clear();
         notes.clear();
         openStatementSet = null;
@@ -166,7 +169,11 @@ final class Prover {
 
         for (SqlSplitter.Statement s : statements) {
             stmt = s;
+            long t0 = System.nanoTime();
             proveStatement(s);
+            if (opts.timings) {
+                out.printf("          (%d ms)%n", (System.nanoTime() - t0) / 1_000_000);
+            }
         }
         if (openStatementSet != null) {
             failMsg(
@@ -338,17 +345,24 @@ final class Prover {
                 continue;
             }
             String v = e.getValue();
-            String path = v.replaceFirst("^[A-Za-z][A-Za-z0-9+.-]*://", "");
-            if (v.startsWith("file:")) {
-                path = v.replaceFirst("^file:(//)?", "");
-            }
-            path = path.replaceAll("^/+", "");
-            String local = tempRoot.resolve(path).toString();
-            String nv = "file://" + local;
+            String nv = localWarehouse(tempRoot, v);
             out.put(k, nv);
             notes.add("catalog '" + catalog + "': '" + k + "' rewritten from '" + v + "' to '" + nv + "'");
         }
         return out;
+    }
+
+    /**
+     * Maps a warehouse location of the lab (file:///warehouse/x, /warehouse/x,
+     * s3://bucket/x, ...) to the same path under the run's temp dir.
+     */
+    static String localWarehouse(Path tempRoot, String v) {
+        String path = v.replaceFirst("^[A-Za-z][A-Za-z0-9+.-]*://", "");
+        if (v.startsWith("file:")) {
+            path = v.replaceFirst("^file:(//)?", "");
+        }
+        path = path.replaceAll("^/+", "");
+        return "file://" + tempRoot.resolve(path);
     }
 
     // ---------------------------------------------------------------- DDL
@@ -429,10 +443,18 @@ final class Prover {
             return "connector resolved by planning a write (a read is not possible here: "
                     + firstLine(readError) + ")";
         } catch (Throwable e) {
-            throw new ProbeException(
-                    "the table's connector could not be planned for reading nor for writing.\n"
-                            + "reading it: " + readError + "\nwriting it: " + messages(e),
-                    e);
+            String writeError = messages(e);
+            String msg;
+            if (writeError.contains("can only be used as a source")) {
+                msg = "reading it: " + readError; // a source-only connector: the read is what counts
+            } else if (readError.contains("can only be used as a sink")) {
+                msg = "writing it: " + writeError;
+            } else {
+                msg =
+                        "the table's connector could not be planned for reading nor for writing.\n"
+                                + "reading it: " + readError + "\nwriting it: " + writeError;
+            }
+            throw new ProbeException(msg, e);
         }
     }
 
@@ -478,7 +500,7 @@ final class Prover {
                 if (lines[i].contains("upsertMaterialize=[true]")) {
                     t += " upsertMaterialize";
                 }
-                writes.add(t + " <- changelog [" + mode + "]");
+                writes.add(t + (mode.equals("?") ? "" : " <- changelog [" + mode + "]"));
             }
         }
         if (!reads.isEmpty()) {
@@ -546,12 +568,36 @@ final class Prover {
         result.failed++;
         out.printf("   %-6s %-44s FAILED%n", "L" + line, clip(label, 44));
         out.printf("      %s:%d: %s%n", fileName, line, label);
-        if (hadFailure) {
+        boolean parseError = msg.contains("SQL parse failed") || msg.startsWith("Encountered ");
+        if (hadFailure && !parseError) {
             out.println("      (an earlier statement of this file failed; this may follow from it)");
         }
         hadFailure = true;
-        for (String l : msg.split("\n")) {
+        String[] lines = msg.split("\n");
+        int max = opts.fullErrors ? Integer.MAX_VALUE : 40;
+        int shown = 0;
+        int skipped = 0;
+        int listRun = 0;
+        for (String l : lines) {
+            // long lists (supported options, expected tokens) are cut after a few entries
+            boolean listItem = l.startsWith("    ") || l.matches("^[a-z0-9][a-z0-9._-]*$");
+            listRun = listItem ? listRun + 1 : 0;
+            if (!opts.fullErrors && (shown >= max || listRun > 12)) {
+                skipped++;
+                continue;
+            }
+            if (listRun == 0 && skipped > 0 && shown < max) {
+                out.println("        … " + skipped + " more lines (--full-errors shows them)");
+                skipped = 0;
+            }
             out.println("        " + l);
+            shown++;
+        }
+        if (skipped > 0) {
+            out.println("        … " + skipped + " more lines (--full-errors shows them)");
+        }
+        for (String hint : didYouMean(msg)) {
+            out.println("        hint: " + hint);
         }
         // Flink reports positions inside the statement; give the file's line too
         Matcher m = LINE_COL.matcher(msg);
@@ -569,21 +615,23 @@ final class Prover {
     /** The engine's own messages, outermost first, each distinct one once. */
     static String messages(Throwable e) {
         List<String> out = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        List<String> seen = new ArrayList<>();
         Set<Throwable> visited = new HashSet<>();
         for (Throwable t = e; t != null && visited.add(t); t = t.getCause()) {
-            String m = t.getMessage();
-            if (m == null || m.isEmpty()) {
+            String raw = t.getMessage() == null ? "" : t.getMessage().trim();
+            String m;
+            if (raw.isEmpty()) {
                 m = t.getClass().getName();
-            } else if (!(t instanceof org.apache.flink.table.api.TableException
+            } else if (t instanceof org.apache.flink.table.api.TableException
                     || t instanceof org.apache.flink.table.api.ValidationException
-                    || t instanceof org.apache.flink.table.api.SqlParserException)) {
-                m = t.getClass().getSimpleName() + ": " + m;
+                    || t instanceof org.apache.flink.table.api.SqlParserException) {
+                m = raw;
+            } else {
+                m = t.getClass().getSimpleName() + ": " + raw;
             }
-            String trimmed = m.trim();
             boolean dup = false;
             for (String s : seen) {
-                if (s.contains(trimmed)) {
+                if (!raw.isEmpty() && s.contains(raw)) {
                     dup = true;
                     break;
                 }
@@ -591,10 +639,67 @@ final class Prover {
             if (dup) {
                 continue;
             }
-            seen.add(trimmed);
-            out.add((out.isEmpty() ? "" : "caused by: ") + trimmed);
+            seen.add(m);
+            out.add((out.isEmpty() ? "" : "caused by: ") + m);
         }
         return String.join("\n", out);
+    }
+
+    private static final Pattern UNSUPPORTED_OPTIONS =
+            Pattern.compile(
+                    "Unsupported options:\\s*\\n\\s*\\n(.*?)\\n\\s*\\nSupported options:\\s*\\n\\s*\\n(.*?)(\\n\\s*\\n|$)",
+                    Pattern.DOTALL);
+
+    /** For Flink's "Unsupported options" message: the closest supported name of each. */
+    static List<String> didYouMean(String msg) {
+        List<String> hints = new ArrayList<>();
+        Matcher m = UNSUPPORTED_OPTIONS.matcher(msg);
+        while (m.find()) {
+            List<String> supported = new ArrayList<>();
+            for (String s : m.group(2).split("\n")) {
+                if (!s.trim().isEmpty()) {
+                    supported.add(s.trim());
+                }
+            }
+            for (String u : m.group(1).split("\n")) {
+                u = u.trim();
+                if (u.isEmpty()) {
+                    continue;
+                }
+                String best = null;
+                int bestD = Integer.MAX_VALUE;
+                for (String s : supported) {
+                    int d = distance(u, s);
+                    if (d < bestD) {
+                        bestD = d;
+                        best = s;
+                    }
+                }
+                if (best != null && bestD <= Math.max(3, u.length() / 3)) {
+                    hints.add("'" + u + "' is not an option of this connector; did you mean '" + best + "'?");
+                }
+            }
+        }
+        return hints;
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int c = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + c);
+            }
+            int[] tmp = prev;
+            prev = cur;
+            cur = tmp;
+        }
+        return prev[b.length()];
     }
 
     private static String firstLine(String s) {
@@ -608,7 +713,7 @@ final class Prover {
         int paren = t.indexOf('(');
         String upper = t.toUpperCase(Locale.ROOT);
         if (upper.startsWith("CREATE") && paren > 0) {
-            t = t.substring(0, paren).trim();
+            t = t.substring(0, paren).trim().replaceAll("(?i)\\s+WITH$", "");
         } else if (upper.startsWith("CREATE") && upper.contains(" AS ")) {
             t = t.substring(0, upper.indexOf(" AS ")).trim();
         } else if (upper.startsWith("SET ")) {

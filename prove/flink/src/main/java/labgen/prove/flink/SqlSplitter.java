@@ -69,6 +69,9 @@ final class SqlSplitter {
         List<String> leadWords = new ArrayList<>();
         String lastWord = "";
         boolean statementSet = false;
+        // CASE ... END nesting, so that "... ELSE 0 END;" inside a statement set
+        // does not end the set
+        int caseDepth = 0;
 
         while (i < n) {
             char c = script.charAt(i);
@@ -121,6 +124,13 @@ final class SqlSplitter {
                 continue;
             }
 
+            // an empty statement (";;" or a leading ";")
+            if (c == ';' && start < 0) {
+                i++;
+                col++;
+                continue;
+            }
+
             // a token starts here
             if (start < 0) {
                 start = i;
@@ -129,6 +139,7 @@ final class SqlSplitter {
                 leadWords.clear();
                 lastWord = "";
                 statementSet = false;
+                caseDepth = 0;
             }
 
             if (c == '\'' || c == '"' || c == '`') {
@@ -166,7 +177,7 @@ final class SqlSplitter {
             }
 
             if (c == ';') {
-                boolean ends = !statementSet || lastWord.equals("END");
+                boolean ends = !statementSet || (lastWord.equals("END") && caseDepth < 0);
                 if (ends) {
                     out.add(new Statement(script.substring(start, i), startLine, startCol, true));
                     start = -1;
@@ -188,6 +199,12 @@ final class SqlSplitter {
                     col++;
                 }
                 lastWord = script.substring(w, i).toUpperCase(Locale.ROOT);
+                if (lastWord.equals("CASE")) {
+                    caseDepth++;
+                } else if (lastWord.equals("END")) {
+                    // closes a CASE, or (depth going below zero) the statement set
+                    caseDepth--;
+                }
                 if (leadWords.size() < 3) {
                     leadWords.add(lastWord);
                     if (leadWords.size() == 3) {
