@@ -38,6 +38,14 @@ func (d *decoder) value(a *hcl.Attribute, ty cty.Type, what string) (cty.Value, 
 		d.errorf(a.Expr.Range(), "Unknown value", "%s must be known when the lab is loaded.", a.Name)
 		return cty.NilVal, false
 	}
+	if ty.IsCollectionType() {
+		for it := cv.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); e.IsNull() {
+				d.errorf(a.Expr.Range(), "Null value", "%s must be %s, without null elements.", a.Name, what)
+				return cty.NilVal, false
+			}
+		}
+	}
 	return cv, true
 }
 
@@ -61,6 +69,10 @@ func (d *decoder) float(a *hcl.Attribute) float64 {
 		return 0
 	}
 	f, _ := v.AsBigFloat().Float64()
+	if math.IsInf(f, 0) {
+		d.errorf(a.Expr.Range(), "Invalid number", "%s must be a finite number, not %s.", a.Name, v.AsBigFloat().Text('g', 6))
+		return 0
+	}
 	return f
 }
 
@@ -85,7 +97,11 @@ func (d *decoder) atLeast(a *hcl.Attribute, min, def int) int {
 	if a == nil {
 		return def
 	}
+	before := len(d.diags)
 	n := d.integer(a)
+	if len(d.diags) > before { // already reported
+		return def
+	}
 	if n < min {
 		d.errorf(a.Expr.Range(), "Invalid number", "%s must be at least %d, not %d.", a.Name, min, n)
 		return def

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/labgen/labgen/sqlread"
 )
 
 var experimentSchema = &hcl.BodySchema{
@@ -156,6 +158,12 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 			}
 			q.Engine = d.oneOf(at["engine"], "", EngineMySQL, EngineClickHouse)
 			q.SQL = d.expr(at["sql"], cty.String, false)
+			// SQL that needs captured values is checked by the runtime.
+			if !q.SQL.Deferred() && q.SQL.Text != "" && q.Engine != "" {
+				if err := sqlread.Check(q.Engine, q.SQL.Text); err != nil {
+					d.errorf(at["sql"].Expr.Range(), "Query is not read-only", "Step %s must run a single read-only statement: %s.", s.Name, err)
+				}
+			}
 		}
 		s.Query = q
 	case StepKafka:
@@ -181,12 +189,18 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 	if ca := at["capture"]; ca != nil {
 		pairs, diags := hcl.ExprMap(ca.Expr)
 		d.diags = append(d.diags, diags...)
+		seen := map[string]hcl.Range{}
 		for _, kv := range pairs {
 			key := hcl.ExprAsKeyword(kv.Key)
 			if key == "" || !namePattern.MatchString(key) {
 				d.errorf(kv.Key.Range(), "Invalid capture name", "Capture names are lowercase identifiers, as in capture = { order_id = result.rows[0].order_id }.")
 				continue
 			}
+			if prev, dup := seen[key]; dup {
+				d.errorf(kv.Key.Range(), "Duplicate capture", "Step %s already captures %s at %s.", s.Name, key, prev)
+				continue
+			}
+			seen[key] = kv.Key.Range()
 			x := d.expr(&hcl.Attribute{Name: key, Expr: kv.Value, Range: kv.Value.Range()}, cty.DynamicPseudoType, true)
 			x.Source = exprSource(d, kv.Value) // captures always run at run time
 			s.Captures = append(s.Captures, &Capture{Name: key, Expr: x})
@@ -446,7 +460,7 @@ func (d *decoder) decodeFlinkStep(a *hcl.Attribute) *FlinkStep {
 
 func (d *decoder) decodeComposeStep(a *hcl.Attribute) *ComposeStep {
 	c := &ComposeStep{}
-	if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String {
+	if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String && !v.IsNull() {
 		// The short form: compose = "stop taskmanager".
 		fields := strings.Fields(v.AsString())
 		if len(fields) != 2 {

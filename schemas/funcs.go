@@ -320,7 +320,7 @@ var outcomeMapFunc = function.New(&function.Spec{
 		d := Dist{Kind: DistOutcomeMap}
 		for it := m.ElementIterator(); it.Next(); {
 			k, v := it.Element()
-			if v.Type() == distType {
+			if v.Type() == distType && !v.IsNull() {
 				x := *v.EncapsulatedValue().(*Dist)
 				if x.Kind != DistNow && x.Kind != DistParent {
 					return cty.NilVal, function.NewArgErrorf(0, "value of %q: only constants, now() and parent() can be mapped", k.AsString())

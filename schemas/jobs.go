@@ -38,6 +38,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 		return nil
 	}
 	d.jobs[name] = b.DefRange
+	before := len(d.diags)
 	content, diags := b.Body.Content(jobSchema)
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
@@ -64,7 +65,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 			sort.Slice(j.Settings, func(a, b int) bool { return j.Settings[a].Key < j.Settings[b].Key })
 		}
 	}
-	if d.diags.HasErrors() {
+	if len(d.diags) > before { // the query analysis below would only repeat them
 		return j
 	}
 

@@ -141,11 +141,15 @@ func (d *decoder) decodeComponent(st *Stack, b *hcl.Block) {
 				DeclRange:          b.DefRange,
 			}
 			f.Parallelism = d.atLeast(at["parallelism"], 1, 1)
-			if f.Parallelism > f.TaskManagers*f.Slots {
-				d.errorf(at["parallelism"].Expr.Range(), "Parallelism exceeds slots",
+			if pa := at["parallelism"]; pa != nil && float64(f.Parallelism) > float64(f.TaskManagers)*float64(f.Slots) {
+				d.errorf(pa.Expr.Range(), "Parallelism exceeds slots",
 					"parallelism %d needs more slots than the %d task manager(s) × %d slot(s) provide.", f.Parallelism, f.TaskManagers, f.Slots)
 			}
-			for _, rb := range c.Blocks {
+			for i, rb := range c.Blocks {
+				if i > 0 {
+					d.errorf(rb.DefRange, "Duplicate restart block", "Flink has one restart strategy, already declared at %s.", c.Blocks[0].DefRange)
+					continue
+				}
 				rc, diags := rb.Body.Content(restartSchema)
 				d.diags = append(d.diags, diags...)
 				f.Restart.Strategy = d.oneOf(rc.Attributes["strategy"], f.Restart.Strategy, "fixed-delay", "exponential-delay", "none")

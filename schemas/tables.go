@@ -1,6 +1,8 @@
 package schemas
 
 import (
+	"encoding/json"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -63,12 +65,16 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 		}
 		col := &Column{Name: cname, DeclRange: cb.DefRange}
 		ta := cc.Attributes["type"]
-		if s := d.str(ta); s != "" {
+		before := len(d.diags)
+		if s := d.str(ta); len(d.diags) == before {
+			// An invalid type leaves the column's type empty, so that
+			// checks against it are skipped rather than repeated.
 			lt, err := ParseType(s)
 			if err != nil {
 				d.errorf(ta.Expr.Range(), "Invalid column type", "%s.", err)
+			} else {
+				col.Type = lt
 			}
-			col.Type = lt
 		}
 		col.Nullable = d.boolean(cc.Attributes["nullable"], false)
 		col.Description = trimText(d.str(cc.Attributes["description"]))
@@ -80,8 +86,9 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 	}
 
 	if ka := content.Attributes["key"]; ka != nil {
+		before := len(d.diags)
 		t.Key = d.strList(ka)
-		if len(t.Key) == 0 && !d.diags.HasErrors() {
+		if len(t.Key) == 0 && len(d.diags) == before {
 			d.errorf(ka.Expr.Range(), "Empty key", "Table %s needs at least one key column: every store keeps the latest row per key.", name)
 		}
 		for _, k := range t.Key {
@@ -135,7 +142,7 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 				switch {
 				case !ok:
 					d.errorf(va.Expr.Range(), "Unknown version column", "Table %s has no column %q to use as the ReplacingMergeTree version.", name, s.Version)
-				case !(c.Type.IsInteger() || c.Type.Kind == TypeTimestamp || c.Type.Kind == TypeDate):
+				case c.Type.Kind != "" && !(c.Type.IsInteger() || c.Type.Kind == TypeTimestamp || c.Type.Kind == TypeDate):
 					d.errorf(va.Expr.Range(), "Invalid version column", "The version column must be an integer, date or timestamp; %q is %s.", s.Version, c.Type)
 				}
 			}
@@ -274,8 +281,9 @@ func (d *decoder) decodeProducer(b *hcl.Block) *Producer {
 	p.Table, _ = d.ref(ta.Expr, "table")
 	table := d.tableRef(ta.Expr, p.Table)
 	ra := content.Attributes["rate"]
+	before := len(d.diags)
 	p.Rate = d.float(ra)
-	if p.Rate <= 0 && !d.diags.HasErrors() {
+	if p.Rate <= 0 && len(d.diags) == before {
 		d.errorf(ra.Expr.Range(), "Invalid rate", "rate is rows per second and must be positive, not %g.", p.Rate)
 	}
 	if table != nil && table.Store(StoreMySQL) == nil {
@@ -288,10 +296,16 @@ func (d *decoder) decodeProducer(b *hcl.Block) *Producer {
 			fieldBlocks = append(fieldBlocks, fb)
 		}
 	}
-	p.Fields = d.decodeFields(fieldBlocks, table, nil)
+	p.Fields = d.decodeFields(b, fieldBlocks, table, nil)
 	d.currentParent = p.Table
+	follows := map[string]hcl.Range{}
 	for _, fb := range content.Blocks {
 		if fb.Type == "follow" {
+			if prev, dup := follows[fb.Labels[0]]; dup {
+				d.errorf(fb.LabelRanges[0], "Duplicate follow", "Producer %s already has a follow %q at %s.", name, fb.Labels[0], prev)
+				continue
+			}
+			follows[fb.Labels[0]] = fb.DefRange
 			if f := d.decodeFollow(fb, table); f != nil {
 				p.Follows = append(p.Follows, f)
 			}
@@ -333,14 +347,26 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 		d.errorf(da.Expr.Range(), "Invalid delay", "A delay is a number of seconds, a duration, or a numeric distribution such as exponential(\"45s\"); %s is not.", f.Delay.Kind)
 	}
 	if f.Delay != nil && f.Delay.Kind == DistConstant {
-		if n, ok := f.Delay.Value.(string); ok {
+		switch n := f.Delay.Value.(type) {
+		case string:
 			// A constant delay written as a duration string.
 			v, err := number(cty.StringVal(n))
 			if err != nil {
 				d.errorf(da.Expr.Range(), "Invalid delay", "%s.", err)
+			} else if v < 0 {
+				d.errorf(da.Expr.Range(), "Invalid delay", "A delay cannot be negative; %q is.", n)
 			}
 			f.Delay.Value = v
+		case json.Number:
+			if v, err := n.Float64(); err != nil || v < 0 {
+				d.errorf(da.Expr.Range(), "Invalid delay", "A delay is a number of seconds, zero or more; %s is not.", n)
+			}
+		default:
+			d.errorf(da.Expr.Range(), "Invalid delay", "A delay is a number of seconds or a duration such as \"45s\", not true, false or null.")
 		}
+	}
+	if f.Delay != nil && f.Delay.Min != nil && *f.Delay.Min < 0 {
+		d.errorf(da.Expr.Range(), "Invalid delay", "A delay cannot be negative, but this %s can be as small as %g.", f.Delay.Kind, *f.Delay.Min)
 	}
 	oa := content.Attributes["outcome"]
 	f.Outcome = d.dist(oa)
@@ -356,22 +382,24 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 	}
 
 	var fieldBlocks []*hcl.Block
+	updated := false
 	for _, fb := range content.Blocks {
 		switch fb.Type {
 		case "field":
 			fieldBlocks = append(fieldBlocks, fb)
 		case "update":
-			if f.Update != nil {
+			if updated {
 				d.errorf(fb.DefRange, "Duplicate update block", "A follow-up updates its parent row once; merge the update blocks.")
 				continue
 			}
+			updated = true
 			f.Update = d.decodeUpdate(fb, parent, f)
 			if parent != nil {
 				f.UpdateTable = parent.Name
 			}
 		}
 	}
-	f.Fields = d.decodeFields(fieldBlocks, table, f)
+	f.Fields = d.decodeFields(b, fieldBlocks, table, f)
 	return f
 }
 
@@ -414,9 +442,9 @@ func (d *decoder) decodeUpdate(b *hcl.Block, parent *Table, f *Follow) []*Field 
 	return out
 }
 
-// decodeFields reads field blocks for a table; follow is nil for the
-// producer's own rows.
-func (d *decoder) decodeFields(blocks []*hcl.Block, table *Table, follow *Follow) []*Field {
+// decodeFields reads the field blocks of owner (a producer or follow
+// block) for a table; follow is nil for the producer's own rows.
+func (d *decoder) decodeFields(owner *hcl.Block, blocks []*hcl.Block, table *Table, follow *Follow) []*Field {
 	var out []*Field
 	seen := map[string]hcl.Range{}
 	for _, fb := range blocks {
@@ -447,7 +475,7 @@ func (d *decoder) decodeFields(blocks []*hcl.Block, table *Table, follow *Follow
 				parent = d.lab.Table(d.currentParent)
 			}
 			d.checkDist(fc.Attributes["value"].Expr.Range(), fd.Dist, col, parent, follow, false)
-			if fd.Round != nil && !col.Type.IsNumeric() {
+			if fd.Round != nil && col.Type.Kind != "" && !col.Type.IsNumeric() {
 				d.errorf(fc.Attributes["round"].Expr.Range(), "Rounding a non-number", "Column %q is %s; round applies to numbers.", name, col.Type)
 			}
 		}
@@ -456,11 +484,7 @@ func (d *decoder) decodeFields(blocks []*hcl.Block, table *Table, follow *Follow
 	if table != nil {
 		for _, c := range table.Columns {
 			if _, ok := seen[c.Name]; !ok && !c.Nullable {
-				rng := d.lab.DeclRange
-				if len(blocks) > 0 {
-					rng = blocks[0].DefRange
-				}
-				d.errorf(rng, "Column without a value", "Column %q of table %s is not nullable, but no field gives it a value; add field %q { value = ... }.", c.Name, table.Name, c.Name)
+				d.errorf(owner.DefRange, "Column without a value", "Column %q of table %s is not nullable, but no field gives it a value; add field %q { value = ... }.", c.Name, table.Name, c.Name)
 			}
 		}
 	}
@@ -478,6 +502,9 @@ func (d *decoder) dist(a *hcl.Attribute) *Dist {
 		return nil
 	}
 	if v.Type() == distType {
+		if v.IsNull() { // as in cond ? uniform(1, 2) : null
+			return &Dist{Kind: DistConstant}
+		}
 		x := *v.EncapsulatedValue().(*Dist)
 		return &x
 	}
@@ -496,6 +523,9 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 	}
 	t := col.Type
 	bad := func(detail string, args ...any) {
+		if t.Kind == "" {
+			return // the column's type is invalid and already reported
+		}
 		d.errorf(rng, "Value does not fit the column", "Column %q is %s: "+detail, append([]any{col.Name, t}, args...)...)
 	}
 	switch x.Kind {

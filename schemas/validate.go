@@ -31,7 +31,7 @@ func (d *decoder) validate() {
 		j.Unavailable = d.jobUnavailable(j)
 	}
 	for _, j := range l.Jobs {
-		if j.Unavailable != "" {
+		if j.Unavailable != "" && !isInvalid(j.Unavailable) {
 			d.warnf(j.DeclRange, "Job unavailable in this stack", "Job %s %s; it is rendered as unavailable and not submitted.", j.Name, j.Unavailable)
 		}
 	}
@@ -39,7 +39,7 @@ func (d *decoder) validate() {
 	// of an unavailable experiment is unavailable too.
 	for _, e := range l.Experiments {
 		e.Unavailable = d.experimentUnavailable(e)
-		if e.Unavailable != "" {
+		if e.Unavailable != "" && !isInvalid(e.Unavailable) {
 			d.warnf(e.DeclRange, "Experiment unavailable in this stack", "Experiment %d (%s) %s; the runbook and runs mark it unavailable.", e.Number, e.Name, e.Unavailable)
 		}
 	}
@@ -120,6 +120,12 @@ func (d *decoder) checkCapture(rng hcl.Range, e *Experiment, earlier []*Step, st
 	d.errorf(rng, "Reference to unknown step", "%s is not an earlier step of experiment %s; a step can use only what steps before it captured.", stepName, e.Name)
 }
 
+// invalid is the reason given for a job or experiment whose error was
+// just reported; it is not also warned about as unavailable.
+const invalid = "is invalid"
+
+func isInvalid(reason string) bool { return strings.HasSuffix(reason, invalid) }
+
 func (d *decoder) missing(component string) string {
 	return fmt.Sprintf("needs %s, which the stack does not run", component)
 }
@@ -139,7 +145,7 @@ func (d *decoder) jobUnavailable(j *Job) string {
 				return d.missing(kind)
 			}
 			d.errorf(j.DeclRange, "Store not declared", "The query of job %s reads %s from %s, but table %s declares no %s store.", j.Name, table, kind, table, kind)
-			return "is invalid"
+			return invalid
 		}
 	}
 	if t := d.lab.Table(j.Writes); t != nil && len(FlinkSinks(t)) == 0 {
@@ -157,6 +163,9 @@ var serviceComponent = map[string]string{
 func (d *decoder) experimentUnavailable(e *Experiment) string {
 	l := d.lab
 	for _, src := range d.dependsOn[e] {
+		if isInvalid(src.Unavailable) {
+			return invalid
+		}
 		if src.Unavailable != "" {
 			return fmt.Sprintf("uses values captured by experiment %d (%s), which is unavailable", src.Number, src.Name)
 		}
@@ -184,7 +193,7 @@ func (d *decoder) experimentUnavailable(e *Experiment) string {
 			return d.missing("kafka")
 		case !found:
 			d.errorf(r.rng, "Unknown topic", "No table of this lab has a kafka store with topic %q.", r.topic)
-			return "is invalid"
+			return invalid
 		}
 	}
 	for _, r := range d.serviceRefs {
@@ -198,7 +207,7 @@ func (d *decoder) experimentUnavailable(e *Experiment) string {
 			return d.missing(c)
 		}
 		d.errorf(r.rng, "Unknown service", "This lab's compose stack has no service %q; its services are %s.", r.service, strings.Join(l.Services(), ", "))
-		return "is invalid"
+		return invalid
 	}
 	for _, s := range e.Steps {
 		switch s.Kind {

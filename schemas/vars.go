@@ -36,6 +36,9 @@ type variableDecl struct {
 	val         cty.Value
 	valRange    *hcl.Range
 	validations []*hcl.Block
+	// badDefault is set when the default was reported as invalid, so
+	// that the variable is not also reported as lacking one.
+	badDefault bool
 }
 
 // decodeVariables declares the variables and resolves their values with
@@ -67,10 +70,12 @@ func (d *decoder) decodeVariables(blocks []*hcl.Block, opts Options, p *Parser) 
 		if a := content.Attributes["default"]; a != nil {
 			v, diags := a.Expr.Value(nil)
 			d.diags = append(d.diags, diags...)
+			decl.badDefault = diags.HasErrors()
 			if !diags.HasErrors() {
 				cv, err := convert.Convert(v, decl.ty)
 				if err != nil {
 					d.errorf(a.Expr.Range(), "Invalid default value for variable", "This default value is not compatible with the variable's type constraint: %s.", err)
+					decl.badDefault = true
 				} else {
 					decl.val, decl.v.Source = cv, "default"
 					r := a.Expr.Range()
@@ -86,10 +91,14 @@ func (d *decoder) decodeVariables(blocks []*hcl.Block, opts Options, p *Parser) 
 	set := func(name, source string, raw cty.Value, rng *hcl.Range) {
 		decl, ok := decls[name]
 		if !ok {
+			declared := "It declares no variables at all."
+			if len(order) > 0 {
+				declared = "Declared: " + strings.Join(order, ", ") + "."
+			}
 			diag := &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Value for undeclared variable",
-				Detail:   fmt.Sprintf("The lab declares no variable named %q (set by %s). Declared: %s.", name, source, strings.Join(order, ", ")),
+				Detail:   fmt.Sprintf("The lab declares no variable named %q (set by %s). %s", name, source, declared),
 				Subject:  rng,
 			}
 			d.diags = append(d.diags, diag)
@@ -139,6 +148,9 @@ func (d *decoder) decodeVariables(blocks []*hcl.Block, opts Options, p *Parser) 
 	for _, name := range order {
 		decl := decls[name]
 		if decl.val == cty.NilVal {
+			if decl.badDefault {
+				continue
+			}
 			d.errorf(decl.v.DeclRange, "No value for required variable",
 				"The variable %q has no default; set it with -var %s=VALUE, a -var-file, or LABGEN_VAR_%s.", name, name, name)
 			decl.val = cty.UnknownVal(decl.ty)
@@ -202,9 +214,10 @@ func (d *decoder) constStr(a *hcl.Attribute) string {
 }
 
 // rawValue reads a value given on the command line or in the environment:
-// text for strings, numbers and bools, an HCL expression for anything else.
+// text for strings, numbers, bools and untyped variables (as Terraform
+// does), an HCL expression for collections and objects.
 func (d *decoder) rawValue(name string, ty cty.Type, raw, source string) (cty.Value, bool) {
-	if ty.IsPrimitiveType() {
+	if ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
 		return cty.StringVal(raw), true
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), source, hcl.Pos{Line: 1, Column: 1})
@@ -218,7 +231,7 @@ func (d *decoder) rawValue(name string, ty cty.Type, raw, source string) (cty.Va
 	d.diags = append(d.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
-		Detail:   fmt.Sprintf("The value of %s from %s is not a valid HCL expression: %s.", name, source, diags.Error()),
+		Detail:   fmt.Sprintf("The value of %s from %s is not a valid HCL expression: %s.", name, source, strings.TrimSuffix(diags.Error(), ".")),
 	})
 	return cty.NilVal, false
 }

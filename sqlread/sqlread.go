@@ -5,6 +5,7 @@
 package sqlread
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -24,33 +25,84 @@ type token struct {
 	pos  int
 }
 
+// dialect is how one server splits text into tokens. Where the two
+// servers differ, reading a text the way the other server does could hide
+// code in what looks like a comment or a quoted name, so each engine's
+// text is read its own way.
+type dialect struct {
+	name string
+	// dashNeedsSpace: MySQL starts a -- comment only before whitespace, a
+	// control character or the end (1--1 is 1 - -1); ClickHouse always.
+	dashNeedsSpace bool
+	// hashAlways: MySQL's # always starts a comment; current ClickHouse's
+	// only before ' ' or '!' (18.16 rejects # altogether).
+	hashAlways bool
+	// backtickEscapes: ClickHouse reads \` inside `…` as an escaped
+	// backtick; MySQL ends the name at any backtick.
+	backtickEscapes bool
+	// heredoc: ClickHouse reads $tag$…$tag$ as a string.
+	heredoc bool
+	// hints: MySQL reads /*+ … */ as optimizer hints, which SET_VAR uses
+	// to change settings; their content is read as code.
+	hints bool
+}
+
+var (
+	mysqlDialect      = dialect{name: "mysql", dashNeedsSpace: true, hashAlways: true, hints: true}
+	clickhouseDialect = dialect{name: "clickhouse", backtickEscapes: true, heredoc: true}
+)
+
 // lex splits SQL into words, symbols, strings and quoted identifiers,
-// dropping comments. It understands the quoting of MySQL and ClickHouse.
-func lex(sql string) ([]token, error) {
+// dropping comments, the way the dialect's server does.
+func lex(sql string, d dialect) ([]token, error) {
 	var out []token
+	if i := strings.IndexByte(sql, 0); i >= 0 {
+		// MySQL ends a # comment at a NUL; refuse rather than guess.
+		return nil, fmt.Errorf("it contains a NUL character at byte %d", i+1)
+	}
 	r := []rune(sql)
 	for i := 0; i < len(r); {
 		c := r[i]
 		switch {
 		case unicode.IsSpace(c):
 			i++
-		case c == '-' && i+1 < len(r) && r[i+1] == '-', c == '#':
+		case c == '-' && i+1 < len(r) && r[i+1] == '-' &&
+			(!d.dashNeedsSpace || i+2 >= len(r) || unicode.IsSpace(r[i+2]) || unicode.IsControl(r[i+2])),
+			c == '#' && (d.hashAlways || i+1 < len(r) && (r[i+1] == ' ' || r[i+1] == '!')):
 			for i < len(r) && r[i] != '\n' {
 				i++
 			}
 		case c == '/' && i+1 < len(r) && r[i+1] == '*':
-			end := strings.Index(string(r[i+2:]), "*/")
+			rest := string(r[i+2:])
+			if strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "M!") {
+				return nil, &Refusal{"executable comments (/*! … */, /*M! … */) are refused: MySQL runs what they contain"}
+			}
+			if d.hints && strings.HasPrefix(rest, "+") {
+				i += 3 // optimizer hints: read on as code
+				continue
+			}
+			end := strings.Index(rest, "*/")
 			if end < 0 {
 				return nil, fmt.Errorf("a /* comment is not closed")
 			}
-			i += 2 + len([]rune(string(r[i+2:])[:end])) + 2
+			i += 2 + len([]rune(rest[:end])) + 2
+		case d.heredoc && c == '$' && heredocTag(r[i:]) != "":
+			tag := heredocTag(r[i:])
+			body := string(r[i+len([]rune(tag)):])
+			end := strings.Index(body, tag)
+			if end < 0 {
+				return nil, fmt.Errorf("a %s string opened at character %d is not closed", tag, i+1)
+			}
+			out = append(out, token{tString, body[:end], i})
+			i += len([]rune(tag)) + len([]rune(body[:end])) + len([]rune(tag))
 		case c == '\'' || c == '"' || c == '`':
 			start := i
 			i++
 			var b strings.Builder
 			closed := false
+			escapes := c != '`' || d.backtickEscapes
 			for i < len(r) {
-				if r[i] == '\\' && i+1 < len(r) {
+				if escapes && r[i] == '\\' && i+1 < len(r) {
 					b.WriteRune(r[i+1])
 					i += 2
 					continue
@@ -72,7 +124,7 @@ func lex(sql string) ([]token, error) {
 				return nil, fmt.Errorf("a %c quote opened at character %d is not closed", c, start+1)
 			}
 			kind := tString
-			if c != '\'' {
+			if c == '`' || c == '"' && d.name == "clickhouse" {
 				kind = tQuoted
 			}
 			out = append(out, token{kind, b.String(), start})
@@ -83,10 +135,10 @@ func lex(sql string) ([]token, error) {
 			}
 			out = append(out, token{tWord, strings.ToUpper(string(r[start:i])), start})
 		case unicode.IsDigit(c):
+			// A number ends where a letter that cannot continue it begins:
+			// MySQL reads 1.5INTO as 1.5 INTO.
 			start := i
-			for i < len(r) && (unicode.IsDigit(r[i]) || unicode.IsLetter(r[i]) || r[i] == '.') {
-				i++
-			}
+			i = numberEnd(r, i)
 			out = append(out, token{tSymbol, string(r[start:i]), start})
 		default:
 			out = append(out, token{tSymbol, string(c), i})
@@ -94,6 +146,61 @@ func lex(sql string) ([]token, error) {
 		}
 	}
 	return out, nil
+}
+
+// heredocTag returns the $tag$ that opens a ClickHouse heredoc at r, or "".
+func heredocTag(r []rune) string {
+	for j := 1; j < len(r); j++ {
+		switch {
+		case r[j] == '$':
+			return string(r[:j+1])
+		case r[j] == '_' || r[j] < 128 && (unicode.IsLetter(r[j]) || unicode.IsDigit(r[j])):
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// numberEnd returns the end of the number starting at r[i]: digits, a
+// fraction, an exponent, or 0x / 0b digits.
+func numberEnd(r []rune, i int) int {
+	isHex := func(c rune) bool { return unicode.IsDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+	if r[i] == '0' && i+2 < len(r) && (r[i+1] == 'x' || r[i+1] == 'X') && isHex(r[i+2]) {
+		i += 2
+		for i < len(r) && isHex(r[i]) {
+			i++
+		}
+		return i
+	}
+	if r[i] == '0' && i+2 < len(r) && (r[i+1] == 'b' || r[i+1] == 'B') && (r[i+2] == '0' || r[i+2] == '1') {
+		i += 2
+		for i < len(r) && (r[i] == '0' || r[i] == '1') {
+			i++
+		}
+		return i
+	}
+	digits := func() {
+		for i < len(r) && unicode.IsDigit(r[i]) {
+			i++
+		}
+	}
+	digits()
+	if i < len(r) && r[i] == '.' {
+		i++
+		digits()
+	}
+	if i < len(r) && (r[i] == 'e' || r[i] == 'E') {
+		j := i + 1
+		if j < len(r) && (r[j] == '+' || r[j] == '-') {
+			j++
+		}
+		if j < len(r) && unicode.IsDigit(r[j]) {
+			i = j
+			digits()
+		}
+	}
+	return i
 }
 
 // Statement starts that only read.
@@ -128,7 +235,19 @@ var outsideFuncs = map[string]bool{
 	"SQLITE": true, "JDBC": true, "ODBC": true, "MONGODB": true, "REDIS": true, "EXECUTABLE": true,
 	"INPUT": true, "AZUREBLOBSTORAGE": true, "DELTALAKE": true, "HUDI": true, "ICEBERG": true,
 	"URLCLUSTER": true, "FILECLUSTER": true, "LOAD_FILE": true, "SLEEP": true, "BENCHMARK": true,
-	"SLEEPEACHROW": true,
+	"SLEEPEACHROW": true, "HDFSCLUSTER": true, "AZUREBLOBSTORAGECLUSTER": true, "ICEBERGS3": true,
+	"ICEBERGAZURE": true, "ICEBERGHDFS": true, "ICEBERGLOCAL": true, "ICEBERGCLUSTER": true,
+	"DELTALAKECLUSTER": true, "HUDICLUSTER": true, "ARROWFLIGHT": true, "ODBCCLUSTER": true,
+}
+
+// Functions refused for what they do to the server or the session.
+var refusedFuncs = map[string]string{
+	"GET_LOCK": "takes a named lock that outlives the query", "RELEASE_LOCK": "releases named locks",
+	"RELEASE_ALL_LOCKS": "releases named locks", "NEXTVAL": "advances a sequence", "SETVAL": "changes a sequence",
+	"MASTER_POS_WAIT": "holds the connection", "MASTER_GTID_WAIT": "holds the connection",
+	"SOURCE_POS_WAIT": "holds the connection", "WAIT_FOR_EXECUTED_GTID_SET": "holds the connection",
+	"WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS": "holds the connection", "SYS_EXEC": "runs a program on the server",
+	"SYS_EVAL": "runs a program on the server", "SET_VAR": "changes settings for the statement",
 }
 
 // Refusal explains why a text is not a single read-only statement.
@@ -137,10 +256,32 @@ type Refusal struct{ Reason string }
 func (r *Refusal) Error() string { return r.Reason }
 
 // Check returns nil when sql is one read-only statement, and a *Refusal
-// saying why not otherwise. engine is "mysql" or "clickhouse"; the rules
-// are the union of both dialects' dangers, so it matters only for wording.
+// saying why not otherwise. engine is "mysql" or "clickhouse". The refused
+// words and functions are the union of both dialects' dangers, but the
+// text is split into tokens the way the engine's server splits it
+// (comments, quotes and numbers differ between MySQL and ClickHouse); for
+// any other engine name it must pass both ways. MySQL text is read as the
+// default sql_mode reads it: without ANSI_QUOTES and NO_BACKSLASH_ESCAPES,
+// which a session running checked text must not have.
 func Check(engine, sql string) error {
-	toks, err := lex(sql)
+	switch engine {
+	case "mysql":
+		return check(engine, sql, mysqlDialect)
+	case "clickhouse":
+		return check(engine, sql, clickhouseDialect)
+	}
+	if err := check(engine, sql, mysqlDialect); err != nil {
+		return err
+	}
+	return check(engine, sql, clickhouseDialect)
+}
+
+func check(engine, sql string, d dialect) error {
+	toks, err := lex(sql, d)
+	var refusal *Refusal
+	if errors.As(err, &refusal) {
+		return refusal
+	}
 	if err != nil {
 		return &Refusal{"the SQL cannot be read: " + err.Error()}
 	}
@@ -171,13 +312,31 @@ func Check(engine, sql string) error {
 		if i == 1 && first.text == "SHOW" && t.text == "CREATE" {
 			continue // SHOW CREATE TABLE only reads the definition
 		}
+		if t.text == "SYSTEM" && i+1 < len(toks) && toks[i+1].kind == tSymbol && toks[i+1].text == "." {
+			continue // ClickHouse's system database (system.tables), not a SYSTEM statement
+		}
 		if why, ok := writeWords[t.text]; ok {
 			// INTO / FOR / SET / ANALYZE / LOCK are common words only in
 			// statements that do more than read.
 			return &Refusal{fmt.Sprintf("%s is refused: it %s; the console only reads", t.text, why)}
 		}
-		if outsideFuncs[t.text] && i+1 < len(toks) && toks[i+1].kind == tSymbol && toks[i+1].text == "(" {
-			return &Refusal{fmt.Sprintf("%s(…) is refused: it reaches outside the database or holds the connection", strings.ToLower(t.text))}
+	}
+	// Functions, also when their name is quoted (ClickHouse accepts
+	// `url`(…) as well as url(…)).
+	for i, t := range toks {
+		name := t.text
+		if t.kind == tQuoted {
+			name = strings.ToUpper(name)
+		} else if t.kind != tWord {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].kind == tSymbol && toks[i+1].text == "(" {
+			if why, ok := refusedFuncs[name]; ok {
+				return &Refusal{fmt.Sprintf("%s(…) is refused: it %s", strings.ToLower(name), why)}
+			}
+			if outsideFuncs[name] {
+				return &Refusal{fmt.Sprintf("%s(…) is refused: it reaches outside the database or holds the connection", strings.ToLower(name))}
+			}
 		}
 	}
 	return nil

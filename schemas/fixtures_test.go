@@ -1,0 +1,347 @@
+package schemas
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// The fixtures under testdata follow terraform's testdata/invalid-files:
+// each case is a directory holding a small lab, and every diagnostic the
+// lab must produce is written as a comment on the line its Subject starts
+// at:
+//
+//	rate = "fast" # ERROR: Incorrect attribute value type
+//
+// WARNING: marks a warning. A diagnostic without a Subject (such as a
+// missing lab block or a -var for an undeclared variable) is written
+// "# ERROR (no range): Summary" anywhere in the case. The comparison is
+// exact: a missing diagnostic fails, and so does an extra one.
+//
+// A case may hold an "args" file, one option per line:
+//
+//	-var NAME=VALUE
+//	-var-file FILE      (relative to the case directory)
+//	env NAME=VALUE      (an entry of the environment)
+//
+// Variable files are named *.vars so that they are not lab files; their
+// comments are read for annotations too.
+
+// annotationPattern finds "# ERROR: Summary" and "# WARNING (no range): Summary".
+var annotationPattern = regexp.MustCompile(`#\s*(ERROR|WARNING)(\s*\(no range\))?:\s*([^#]*)`)
+
+// diagKey says where a diagnostic points and what it says.
+type diagKey struct {
+	file    string // base name; "" for no range
+	line    int
+	summary string
+	warning bool
+}
+
+func (k diagKey) String() string {
+	sev := "ERROR"
+	if k.warning {
+		sev = "WARNING"
+	}
+	if k.file == "" {
+		return fmt.Sprintf("(no range) %s: %s", sev, k.summary)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", k.file, k.line, sev, k.summary)
+}
+
+// expectedDiags reads the annotations of every .hcl and .vars file of dir.
+func expectedDiags(t *testing.T, dir string) []diagKey {
+	t.Helper()
+	var out []diagKey
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".hcl") && !strings.HasSuffix(e.Name(), ".vars") {
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for line := 1; sc.Scan(); line++ {
+			for _, m := range annotationPattern.FindAllStringSubmatch(sc.Text(), -1) {
+				k := diagKey{file: e.Name(), line: line, summary: strings.TrimSpace(m[3]), warning: m[1] == "WARNING"}
+				if m[2] != "" {
+					k.file, k.line = "", 0
+				}
+				out = append(out, k)
+			}
+		}
+		f.Close()
+	}
+	return out
+}
+
+// caseOptions reads a case's args file.
+func caseOptions(t *testing.T, dir string) Options {
+	t.Helper()
+	var opts Options
+	b, err := os.ReadFile(filepath.Join(dir, "args"))
+	if os.IsNotExist(err) {
+		return opts
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		flag, arg, _ := strings.Cut(line, " ")
+		switch flag {
+		case "-var":
+			name, value, ok := strings.Cut(arg, "=")
+			if !ok {
+				t.Fatalf("%s/args: -var takes NAME=VALUE: %q", dir, line)
+			}
+			opts.Vars = append(opts.Vars, VarArg{Name: name, Value: value})
+		case "-var-file":
+			opts.Vars = append(opts.Vars, VarArg{File: filepath.Join(dir, arg)})
+		case "env":
+			opts.Environ = append(opts.Environ, arg)
+		default:
+			t.Fatalf("%s/args: unknown option line %q", dir, line)
+		}
+	}
+	return opts
+}
+
+func actualDiags(diags hcl.Diagnostics) []diagKey {
+	var out []diagKey
+	for _, d := range diags {
+		k := diagKey{summary: d.Summary, warning: d.Severity == hcl.DiagWarning}
+		if d.Subject != nil {
+			k.file, k.line = filepath.Base(d.Subject.Filename), d.Subject.Start.Line
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// diffDiags compares two multisets of diagnostics.
+func diffDiags(want, got []diagKey) (missing, extra []diagKey) {
+	count := map[diagKey]int{}
+	for _, k := range got {
+		count[k]++
+	}
+	for _, k := range want {
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		missing = append(missing, k)
+	}
+	for _, k := range got {
+		if count[k] > 0 {
+			count[k]--
+			extra = append(extra, k)
+		}
+	}
+	return missing, extra
+}
+
+func caseDirs(t *testing.T, root string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		t.Fatalf("no cases under %s", root)
+	}
+	return out
+}
+
+// checkCase loads one fixture and compares its diagnostics with its
+// annotations; it returns the lab and the diagnostics for further checks.
+func checkCase(t *testing.T, dir string) (*Lab, hcl.Diagnostics) {
+	t.Helper()
+	lab, diags := NewParser().Load(dir, caseOptions(t, dir))
+	want := expectedDiags(t, dir)
+	missing, extra := diffDiags(want, actualDiags(diags))
+	for _, k := range missing {
+		t.Errorf("missing diagnostic %s", k)
+	}
+	for _, k := range extra {
+		t.Errorf("unexpected diagnostic %s", k)
+	}
+	if len(missing)+len(extra) > 0 {
+		for _, d := range diags {
+			t.Logf("got: %s", formatDiag(d))
+		}
+	}
+	return lab, diags
+}
+
+// formatDiag is terraform's compact form "file:line,col-col: Summary; Detail".
+func formatDiag(d *hcl.Diagnostic) string {
+	if d.Subject == nil {
+		return fmt.Sprintf("%s; %s", d.Summary, d.Detail)
+	}
+	r := d.Subject
+	return fmt.Sprintf("%s:%d,%d-%d: %s; %s", filepath.Base(r.Filename), r.Start.Line, r.Start.Column, r.End.Column, d.Summary, d.Detail)
+}
+
+func TestInvalidFixtures(t *testing.T) {
+	root := filepath.Join("testdata", "invalid")
+	for _, name := range caseDirs(t, root) {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(root, name)
+			if len(expectedDiags(t, dir)) == 0 {
+				t.Fatalf("invalid case %s declares no expected diagnostic", name)
+			}
+			_, diags := checkCase(t, dir)
+			if !diags.HasErrors() {
+				t.Errorf("invalid case %s loaded without errors", name)
+			}
+			for _, d := range diags {
+				if d.Subject != nil && d.Subject.Filename == "" {
+					t.Errorf("diagnostic %q has a Subject without a file name", d.Summary)
+				}
+			}
+		})
+	}
+}
+
+func TestValidFixtures(t *testing.T) {
+	root := filepath.Join("testdata", "valid")
+	for _, name := range caseDirs(t, root) {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(root, name)
+			for _, k := range expectedDiags(t, dir) {
+				if !k.warning {
+					t.Fatalf("valid case %s expects an error: %s", name, k)
+				}
+			}
+			lab, diags := checkCase(t, dir)
+			if diags.HasErrors() {
+				return
+			}
+			if lab == nil || lab.Stack == nil {
+				t.Fatalf("valid case %s: no lab", name)
+			}
+			// Whatever loads must survive lab.json.
+			b, err := MarshalLab(lab)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "lab.json")
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadLabJSON(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := MarshalLab(back)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(again) != string(b) {
+				t.Errorf("lab.json does not survive a round trip:\n%s\n---\n%s", b, again)
+			}
+		})
+	}
+}
+
+// TestFixtureHarness makes sure the comparison above can fail: a missing,
+// an extra, a misplaced and a duplicated diagnostic are all differences.
+func TestFixtureHarness(t *testing.T) {
+	a := diagKey{file: "lab.hcl", line: 3, summary: "Invalid name"}
+	b := diagKey{file: "lab.hcl", line: 4, summary: "Invalid name"}
+	w := diagKey{file: "lab.hcl", line: 3, summary: "Invalid name", warning: true}
+	for _, c := range []struct {
+		name           string
+		want, got      []diagKey
+		missing, extra int
+	}{
+		{"same", []diagKey{a, b}, []diagKey{b, a}, 0, 0},
+		{"missing", []diagKey{a, b}, []diagKey{a}, 1, 0},
+		{"extra", []diagKey{a}, []diagKey{a, b}, 0, 1},
+		{"other line", []diagKey{a}, []diagKey{b}, 1, 1},
+		{"twice", []diagKey{a}, []diagKey{a, a}, 0, 1},
+		{"warning is not an error", []diagKey{a}, []diagKey{w}, 1, 1},
+	} {
+		m, e := diffDiags(c.want, c.got)
+		if len(m) != c.missing || len(e) != c.extra {
+			t.Errorf("%s: %d missing, %d extra; want %d, %d", c.name, len(m), len(e), c.missing, c.extra)
+		}
+	}
+
+	dir := t.TempDir()
+	src := "lab \"x\" { # ERROR: First # WARNING: Second\n}\n# ERROR (no range): Third\n"
+	if err := os.WriteFile(filepath.Join(dir, "lab.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := expectedDiags(t, dir)
+	want := []diagKey{
+		{file: "lab.hcl", line: 1, summary: "First"},
+		{file: "lab.hcl", line: 1, summary: "Second", warning: true},
+		{summary: "Third"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("annotations = %v, want %v", got, want)
+	}
+}
+
+// TestPinnedRanges pins the whole range and text of a few diagnostics, in
+// terraform's "file:line,col-col: Summary; Detail" form.
+func TestPinnedRanges(t *testing.T) {
+	for _, c := range []struct {
+		fixture string
+		want    []string
+	}{
+		{"invalid/unknown_references", []string{
+			`lab.hcl:25,11-22: Reference to undeclared table; No table named "order" is declared in this lab.`,
+			`lab.hcl:38,15-29: Reference to undeclared table; No table named "payments" is declared in this lab.`,
+			`lab.hcl:46,27-42: Reference to undeclared table; No table named "customers" is declared in this lab.`,
+			`lab.hcl:47,12-25: Reference to undeclared table; No table named "nowhere" is declared in this lab.`,
+			`lab.hcl:54,23-31: Reference to undeclared job; No job named "kopy" is declared in this lab.`,
+			`lab.hcl:57,13-26: Reference to undeclared preset; No preset named "latest" is declared in this lab.`,
+			`lab.hcl:61,21-30: Reference to undeclared job; No job named "other" is declared in this lab.`,
+		}},
+		{"invalid/duplicate_variable", []string{
+			`lab.hcl:9,10-16: Duplicate variable; A variable named "rate" was already declared at testdata/invalid/duplicate_variable/lab.hcl:5,1-16.`,
+		}},
+		{"invalid/result_outside", []string{
+			`lab.hcl:24,24-41: result is not available here; result is the outcome of the step itself and can be used in capture, expect and wait's until; here, use a value an earlier step captured (step.NAME.VALUE).`,
+			`lab.hcl:30,15-32: result is not available here; result is the outcome of the step itself and can be used in capture, expect and wait's until; here, use a value an earlier step captured (step.NAME.VALUE).`,
+		}},
+		{"invalid/missing_lab", []string{
+			`Missing lab block; Every lab declares itself once: lab "name" { title = "..." } in one of the .hcl files of testdata/invalid/missing_lab.`,
+		}},
+	} {
+		dir := filepath.Join("testdata", c.fixture)
+		_, diags := NewParser().Load(dir, caseOptions(t, dir))
+		var got []string
+		for _, d := range diags {
+			got = append(got, formatDiag(d))
+		}
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n%s\nwant:\n%s", c.fixture, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}

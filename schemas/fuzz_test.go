@@ -1,0 +1,198 @@
+package schemas
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// fuzzSeeds are the lab sources the fuzzer starts from: every .hcl file of
+// the fixtures and of the seed lab, and each case's files joined into one.
+func fuzzSeeds(tb testing.TB) [][]byte {
+	tb.Helper()
+	var dirs []string
+	for _, pattern := range []string{"testdata/valid/*", "testdata/invalid/*", "../labs/*"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		dirs = append(dirs, m...)
+	}
+	sort.Strings(dirs)
+	var out [][]byte
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.hcl"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var joined []byte
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, b)
+			joined = append(append(joined, b...), '\n')
+		}
+		if len(files) > 1 {
+			out = append(out, joined)
+		}
+	}
+	if len(out) < 20 {
+		tb.Fatalf("only %d fuzz seeds", len(out))
+	}
+	return out
+}
+
+// FuzzLoad writes the fuzzed bytes as the one .hcl file of a lab and loads
+// it: whatever the bytes, Load must return diagnostics, never panic, and
+// a lab without errors must encode as lab.json. A plain go test runs the
+// seed corpus; to search further:
+//
+//	go test ./schemas -run XXX -fuzz FuzzLoad -fuzztime 60s
+func FuzzLoad(f *testing.F) {
+	for _, b := range fuzzSeeds(f) {
+		f.Add(b)
+	}
+	dir := f.TempDir()
+	// file() may read these.
+	for _, sub := range []string{"jobs", "presets", "sql"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sql", "q.sql"), []byte("SELECT 1"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	path := filepath.Join(dir, "lab.hcl")
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{
+			Vars:    []VarArg{{Name: "lakes", Value: "false"}},
+			Environ: []string{"LABGEN_VAR_order_rate=7"},
+		}
+		if !strings.Contains(string(src), `variable "lakes"`) {
+			opts.Vars = nil
+		}
+		lab, diags := NewParser().Load(dir, opts)
+		for _, d := range diags {
+			if d.Summary == "" {
+				t.Errorf("a diagnostic without a summary: %+v", d)
+			}
+			if d.Subject != nil && d.Subject.Filename == "" {
+				t.Errorf("%q has a Subject without a file", d.Summary)
+			}
+		}
+		if diags.HasErrors() {
+			return
+		}
+		if lab == nil || lab.Stack == nil {
+			t.Fatalf("no errors but no lab")
+		}
+		if _, err := MarshalLab(lab); err != nil {
+			t.Errorf("lab.json: %v", err)
+		}
+	})
+}
+
+var attrLine = regexp.MustCompile(`^(\s*[a-z_]+\s*=\s*)(.+)$`)
+
+// exprTemplate is a valid lab joined into one file, with the lines whose
+// value FuzzAttrValue may replace.
+type exprTemplate struct {
+	lines []string
+	slots []int
+}
+
+func loadTemplate(tb testing.TB, dir string) exprTemplate {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no lab in %s: %v", dir, err)
+	}
+	var tpl exprTemplate
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tpl.lines = append(tpl.lines, strings.Split(string(b), "\n")...)
+	}
+	for i, l := range tpl.lines {
+		m := attrLine.FindStringSubmatch(l)
+		if m == nil || strings.HasPrefix(m[2], "<<") || strings.HasSuffix(m[2], "{") || strings.HasSuffix(m[2], "[") || strings.HasSuffix(m[2], "(") {
+			continue
+		}
+		tpl.slots = append(tpl.slots, i)
+	}
+	return tpl
+}
+
+func copyDir(tb testing.TB, from, to string) {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(from, "*"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, filepath.Base(f)), b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// FuzzAttrValue replaces the value of one attribute of a valid lab (the
+// seed lab or the full fixture) with fuzzed text, so that the fuzzer
+// spends its time in decoding and validation rather than in the parser.
+//
+//	go test ./schemas -run XXX -fuzz FuzzAttrValue -fuzztime 60s
+func FuzzAttrValue(f *testing.F) {
+	templates := []exprTemplate{loadTemplate(f, seedLab), loadTemplate(f, "testdata/valid/full")}
+	for _, s := range []string{
+		`null`, `-1`, `"x"`, `[null]`, `{ a = null }`, `false ? uniform(1, 2) : null`, `1e400`,
+		`4000000000000000`, `step.pick`, `result`, `var.nope`, `[for x in [1] : x]`, `table.orders.x`,
+		`weighted({})`, `outcome_map({})`, `file("sql/q.sql")`, `"${step.pick.order_id}"`, `{}`, `[]`,
+	} {
+		for slot := 0; slot < 200; slot += 17 {
+			f.Add(s, uint16(slot))
+		}
+	}
+	dir := f.TempDir()
+	copyDir(f, filepath.Join(seedLab, "jobs"), filepath.Join(dir, "jobs"))
+	copyDir(f, filepath.Join(seedLab, "presets"), filepath.Join(dir, "presets"))
+	copyDir(f, "testdata/valid/full/sql", filepath.Join(dir, "sql"))
+	path := filepath.Join(dir, "lab.hcl")
+	f.Fuzz(func(t *testing.T, expr string, slot uint16) {
+		tpl := templates[int(slot)%len(templates)]
+		i := tpl.slots[int(slot/2)%len(tpl.slots)]
+		lines := append([]string(nil), tpl.lines...)
+		m := attrLine.FindStringSubmatch(lines[i])
+		lines[i] = m[1] + expr
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lab, diags := NewParser().Load(dir, Options{})
+		for _, d := range diags {
+			if d.Subject != nil && d.Subject.Filename == "" {
+				t.Errorf("%q has a Subject without a file", d.Summary)
+			}
+		}
+		if !diags.HasErrors() {
+			if _, err := MarshalLab(lab); err != nil {
+				t.Errorf("lab.json: %v", err)
+			}
+		}
+	})
+}

@@ -1,0 +1,5 @@
+# A lab without its lab block.
+# ERROR (no range): Missing lab block
+stack {
+  mysql {}
+}

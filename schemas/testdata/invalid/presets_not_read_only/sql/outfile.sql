@@ -1,0 +1,3 @@
+SELECT *
+FROM orders
+INTO OUTFILE '/tmp/orders.csv'

@@ -1,0 +1,7 @@
+lab "syntax" {
+  title = "Broken"
+}
+
+stack {
+  mysql {}
+}

@@ -1,0 +1,7 @@
+table "orders" {
+  key = ["id"]
+  column "id" { type = "bigint" }
+  store "mysql" {
+    name = # ERROR: Invalid expression
+  }
+}

@@ -1,0 +1,10 @@
+lab "unknown" { # ERROR: Missing required argument
+  titel = "Typo" # ERROR: Unsupported argument
+}
+
+stack {
+  mysql {
+    versoin = "8.0" # ERROR: Unsupported argument
+  }
+  postgres {} # ERROR: Unsupported block type
+}
