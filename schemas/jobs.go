@@ -205,6 +205,7 @@ func exprAt(r hcl.Range) hcl.Expression {
 var presetSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "engine", Required: true}, {Name: "title"}, {Name: "description"}, {Name: "sql", Required: true},
+		{Name: "needs"},
 	},
 }
 
@@ -236,6 +237,13 @@ func (d *decoder) decodePreset(b *hcl.Block) *Preset {
 	}
 	if p.Engine != "" && !d.lab.Stack.Has(p.Engine) {
 		p.Unavailable = fmt.Sprintf("needs %s, which the stack does not run", p.Engine)
+	}
+	var needRanges []hcl.Range
+	p.Needs, needRanges = d.refList(at["needs"], "job")
+	for i, n := range p.Needs {
+		if d.lab.Job(n) == nil {
+			d.errorf(needRanges[i], "Reference to undeclared job", "No job named %q is declared in this lab.", n)
+		}
 	}
 	return p
 }

@@ -323,11 +323,14 @@ const (
 
 // Preset is a named read-only query for the console and for steps.
 type Preset struct {
-	Name        string    `json:"name"`
-	Engine      string    `json:"engine"`
-	Title       string    `json:"title,omitempty"`
-	Description string    `json:"description,omitempty"`
-	SQL         string    `json:"sql"`
+	Name        string `json:"name"`
+	Engine      string `json:"engine"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	SQL         string `json:"sql"`
+	// Needs names jobs whose output the preset reads; it is unavailable
+	// when one of them is.
+	Needs       []string  `json:"needs,omitempty"`
 	Unavailable string    `json:"unavailable,omitempty"`
 	DeclRange   hcl.Range `json:"-"`
 }

@@ -32,7 +32,14 @@ func (d *decoder) validate() {
 	}
 	for _, j := range l.Jobs {
 		if j.Unavailable != "" && !isInvalid(j.Unavailable) {
-			d.warnf(j.DeclRange, "Job unavailable in this stack", "Job %s %s; it is rendered as unavailable and not submitted.", j.Name, j.Unavailable)
+			d.warnf(j.DeclRange, "Job unavailable in this stack", "Job %s %s; its SQL is not rendered and it is not submitted.", j.Name, j.Unavailable)
+		}
+	}
+	for _, p := range l.Presets {
+		for _, n := range p.Needs {
+			if j := l.Job(n); j != nil && j.Unavailable != "" && p.Unavailable == "" {
+				p.Unavailable = fmt.Sprintf("reads the output of job %s, which %s", n, j.Unavailable)
+			}
 		}
 	}
 	// Experiments in number order, so that one depending on the captures

@@ -41,6 +41,7 @@ preset "hourly_sales" {
   title       = "Hourly sales summary"
   description = "The latest result of the bounded hourly job (experiment 04)."
   sql         = file("presets/hourly_sales.sql")
+  needs       = [job.hourly_sales]
 }
 
 preset "latest_lake_audit" {
@@ -48,4 +49,5 @@ preset "latest_lake_audit" {
   title       = "Latest lake audit"
   description = "The newest row of the lake consistency audit (experiment 05)."
   sql         = file("presets/latest_lake_audit.sql")
+  needs       = [job.lake_audit]
 }
