@@ -82,7 +82,7 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		}
 	}
 	for _, p := range l.Presets {
-		files["sql/presets/"+p.Engine+"/"+p.Name+".sql"] = []byte(p.SQL + ";\n")
+		files["sql/presets/"+p.Engine+"/"+p.Name+".sql"] = []byte(strings.TrimSuffix(strings.TrimSpace(p.SQL), ";") + ";\n")
 	}
 	if err := renderStack(l, opts, files); err != nil {
 		return nil, err

@@ -353,7 +353,13 @@ func exprSource(d *decoder, e hcl.Expression) string {
 	if f == nil || r.End.Byte > len(f.Bytes) {
 		return ""
 	}
-	return string(f.Bytes[r.Start.Byte:r.End.Byte])
+	src := string(f.Bytes[r.Start.Byte:r.End.Byte])
+	if strings.HasPrefix(src, "<<") && !strings.HasSuffix(src, "\n") {
+		// A heredoc's range ends at its closing marker, but HCL parses it
+		// only with the newline that follows.
+		src += "\n"
+	}
+	return src
 }
 
 // templateText renders a template with ${...} left in place: what the

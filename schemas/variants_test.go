@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 const seedLab = "../labs/orders"
@@ -245,5 +246,59 @@ func TestSeedLabPrecedence(t *testing.T) {
 				t.Errorf("rate %g, want %g", r, c.rate)
 			}
 		})
+	}
+}
+
+// TestHeredocStepSQLEvaluates evaluates every deferred step SQL of the seed
+// lab the way the runtime does, from lab.json: a heredoc's source must
+// parse on its own.
+func TestHeredocStepSQLEvaluates(t *testing.T) {
+	lab, diags := NewParser().Load("../labs/orders", Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	b, err := MarshalLab(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/lab.json"
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadLabJSON(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars, err := back.VarValues()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := Captures{}
+	for _, e := range back.Experiments {
+		for _, s := range e.Steps {
+			for _, c := range s.Captures {
+				caps.Set(e.Name, s.Name, c.Name, cty.StringVal("42"))
+			}
+		}
+	}
+	n := 0
+	for _, e := range back.Experiments {
+		for _, s := range e.Steps {
+			if s.Query == nil || !s.Query.SQL.Deferred() {
+				continue
+			}
+			n++
+			v, diags := s.Query.SQL.Eval(RunContext(vars, e.Name, caps, cty.NilVal))
+			if diags.HasErrors() {
+				t.Errorf("%s.%s: %s", e.Name, s.Name, diags.Error())
+				continue
+			}
+			if !strings.Contains(v.AsString(), "42") {
+				t.Errorf("%s.%s: the captured value is not in %q", e.Name, s.Name, v.AsString())
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the seed lab has no step SQL that uses captured values")
 	}
 }

@@ -13,6 +13,13 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	mariadb-server mariadb-client clickhouse-server \
 	shellcheck chromium ca-certificates >/dev/null
+# The provers (make prove) run Flink's planner and Kafka on the JVM through
+# Maven, and ClickHouse through chdb in a Python venv. Machines of this kind
+# come with Java, Maven and Python; install Debian's where they are missing.
+command -v java >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends default-jdk-headless >/dev/null
+command -v mvn >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends maven >/dev/null
+command -v python3 >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3 >/dev/null
+python3 -m venv --help >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
 # The packages start system-wide servers on the default ports; the tests
 # use their own instances, so stop these where a service manager runs.
 for svc in mariadb clickhouse-server; do
