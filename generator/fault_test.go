@@ -1,0 +1,223 @@
+package generator
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labgen/labgen/internal/testsrv"
+	"github.com/labgen/labgen/schemas"
+)
+
+// ownLabDB is newLabDB on a server the test owns.
+func ownLabDB(t *testing.T, srv *testsrv.OwnedMariaDB, lab *schemas.Lab) *labDB {
+	t.Helper()
+	name, dsn := srv.NewDatabase(t)
+	db := openDB(t, dsn)
+	createTables(t, db, lab)
+	cfg, err := ParseDSN(dsn)
+	must(t, err)
+	return &labDB{name: name, dsn: dsn, db: db, tdb: openDB(t, dsn+"?parseTime=true"), cfg: cfg}
+}
+
+// whenParents calls f once the run has written at least n parents.
+func whenParents(stats *Stats, n int64, f func()) (wait func()) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	done := make(chan struct{})
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+			if stats.Snapshot().Parents() >= n {
+				f()
+				return
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// TestServerRestartMidRun kills MariaDB in the middle of a backfill and
+// starts it again: the producer reports the outage, retries, and ends
+// with exactly the tables an undisturbed run writes (nothing lost,
+// nothing twice, payments and their updates included).
+func TestServerRestartMidRun(t *testing.T) {
+	srv := testsrv.OwnMariaDB(t)
+	lab := loadLab(t)
+	plans := compile(t, lab, 11)
+	const count = 60_000
+	ref := ownLabDB(t, srv, lab)
+	_, err := Run(ctxTimeout(t, 2*time.Minute), plans, openSink(t, ref.cfg), Options{Logical: true, Start: epoch, Count: count, Resume: true})
+	must(t, err)
+
+	ldb := ownLabDB(t, srv, lab)
+	sink := openSink(t, ldb.cfg)
+	stats := NewStats(plans)
+	logs := &logSink{}
+	var killedAt int64
+	wait := whenParents(stats, count/4, func() {
+		killedAt = stats.Snapshot().Parents()
+		srv.Kill(t)
+		time.Sleep(1500 * time.Millisecond)
+		srv.Start(t)
+	})
+	sum, err := Run(ctxTimeout(t, 2*time.Minute), plans, sink, Options{
+		Logical: true, Start: epoch, Count: count, Resume: true, Stats: stats, Log: logs.log, MaxBackoff: 500 * time.Millisecond,
+	})
+	wait()
+	must(t, err)
+	if killedAt == 0 || killedAt >= count {
+		t.Fatalf("the server was not killed mid-run (at %d orders)", killedAt)
+	}
+	t.Logf("killed at %d orders; %s; log:\n%s", killedAt, sum.Line(-1), logs)
+	if !logs.contains("MySQL write failed") || !logs.contains("MySQL is back") {
+		t.Errorf("the outage was not reported:\n%s", logs)
+	}
+	if sum.Retries == 0 {
+		t.Error("no retries counted")
+	}
+	for _, table := range []string{"orders", "payments"} {
+		compareTables(t, table+" after a restart", dump(t, ldb.db, table), dump(t, ref.db, table))
+	}
+	checkIntegrity(t, ldb, true)
+}
+
+// TestServerRestartWallClock restarts MariaDB under a wall-clock run with
+// short payment delays: the payments pending during the outage survive it,
+// and every order and payment the stream holds is written exactly once.
+func TestServerRestartWallClock(t *testing.T) {
+	srv := testsrv.OwnMariaDB(t)
+	lab := loadLab(t, "payment_delay=1s", "payment_delay_max=3s")
+	plans := compile(t, lab, 12)
+	const count = 2000
+	ldb := ownLabDB(t, srv, lab)
+	sink := openSink(t, ldb.cfg)
+	stats := NewStats(plans)
+	logs := &logSink{}
+	var pendingAtKill int64
+	wait := whenParents(stats, 600, func() {
+		pendingAtKill = stats.Snapshot().Pending
+		srv.Kill(t)
+		time.Sleep(1500 * time.Millisecond)
+		srv.Start(t)
+	})
+	sum, err := Run(ctxTimeout(t, 2*time.Minute), plans, sink, Options{
+		Rate: 400, Count: count, Resume: true, Stats: stats, Log: logs.log, MaxBackoff: 300 * time.Millisecond,
+	})
+	wait()
+	must(t, err)
+	t.Logf("%d payments pending at the kill; %s; log:\n%s", pendingAtKill, sum.Line(-1), logs)
+	if pendingAtKill == 0 || !logs.contains("MySQL is back") {
+		t.Fatalf("the server was not restarted mid-run with payments pending")
+	}
+	checkIntegrity(t, ldb, true)
+
+	// The rows, leaving out times (they depend on when the run started),
+	// are the stream's.
+	want := map[string][]string{}
+	var b strings.Builder
+	streams := []*Stream{NewStream(plans[0], StreamConfig{Start: epoch, Count: count})}
+	must(t, Sample(&b, streams, 1<<30))
+	exp := expectedTables(t, lab, []byte(b.String()))
+	for table, rows := range exp {
+		for _, r := range rows {
+			want[table] = append(want[table], withoutTimes(r))
+		}
+	}
+	for table, q := range map[string]string{
+		"orders":   "SELECT order_id, customer_id, category, order_amount, order_status FROM orders ORDER BY order_id",
+		"payments": "SELECT payment_id, order_id, payment_status, amount, paid_at IS NULL FROM payments ORDER BY payment_id",
+	} {
+		compareTables(t, table+" after a restart", rowsText(t, ldb.db, q), want[table])
+	}
+}
+
+// withoutTimes drops the time columns of a dumped orders or payments row,
+// keeping for paid_at only whether it is NULL.
+func withoutTimes(row string) string {
+	f := strings.Split(row, "|")
+	if len(f) == 7 { // orders: order_id … order_status, created_at, updated_at
+		return strings.Join(f[:5], "|")
+	}
+	null := "0"
+	if f[4] == "NULL" {
+		null = "1"
+	}
+	return strings.Join(append(f[:4:4], null), "|")
+}
+
+func rowsText(t *testing.T, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.Query(q)
+	must(t, err)
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		must(t, rows.Scan(ptrs...))
+		var parts []string
+		for _, v := range vals {
+			parts = append(parts, v.String)
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	must(t, rows.Err())
+	return out
+}
+
+// TestInterruptedRunTakesOver stops a backfill half-way (SIGINT: Run's
+// context cancelled), with payments still pending, then runs again: the
+// second run resumes after the last order, takes over the payments the
+// first one left pending, and the tables end up exactly as one
+// undisturbed run writes them.
+func TestInterruptedRunTakesOver(t *testing.T) {
+	srv := testsrv.MariaDB(t)
+	lab := loadLab(t)
+	plans := compile(t, lab, 13)
+	const count = 20_000
+	ref := newLabDB(t, srv, lab)
+	_, err := Run(ctxTimeout(t, time.Minute), plans, openSink(t, ref.cfg), Options{Logical: true, Start: epoch, Count: count, Resume: true})
+	must(t, err)
+
+	ldb := newLabDB(t, srv, lab)
+	sink := openSink(t, ldb.cfg)
+	stats := NewStats(plans)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wait := whenParents(stats, count/2, cancel)
+	first, err := Run(ctx, plans, sink, Options{Logical: true, Start: epoch, Count: count, Resume: true, Stats: stats})
+	wait()
+	must(t, err)
+	if !first.Interrupted || first.Dropped == 0 {
+		t.Fatalf("the first run was not interrupted with payments pending: %+v", first)
+	}
+	next, err := sink.NextIndex(ctxTimeout(t, time.Minute), plans[0])
+	must(t, err)
+	logs := &logSink{}
+	second, err := Run(ctxTimeout(t, time.Minute), plans, sink, Options{Logical: true, Start: epoch, Count: count - next, Resume: true, Log: logs.log})
+	must(t, err)
+	t.Logf("first run: %s, %d dropped; second: from order %d, %d taken over", first.Line(-1), first.Dropped, second.First[0], second.Restored)
+	if second.Restored != first.Dropped {
+		t.Errorf("the second run took over %d follow-ups, the first left %d", second.Restored, first.Dropped)
+	}
+	if !logs.contains("took over") {
+		t.Errorf("taking over was not reported:\n%s", logs)
+	}
+	for _, table := range []string{"orders", "payments"} {
+		compareTables(t, table+" after an interrupted run and a second one", dump(t, ldb.db, table), dump(t, ref.db, table))
+	}
+	checkIntegrity(t, ldb, true)
+}

@@ -1,0 +1,361 @@
+package generator
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// Plan is one producer of a lab compiled for generation: the tables it
+// writes, how each column's value is drawn, and its follow-ups. A Plan is
+// read-only once built and may be shared.
+type Plan struct {
+	// Name is the producer's name in the lab.
+	Name string
+	// Rate is the producer's declared rate, rows per second.
+	Rate  float64
+	Seed  int64
+	Table *Table
+	// Follows are the producer's follow-up events, in declaration order.
+	Follows []*FollowPlan
+
+	fields  []*field
+	byName  map[string]*field
+	keyVals []*field // the parent table's key columns, in key order
+	// seqKey is the parent's key field when the key is a single column
+	// filled by sequence(): the run can then resume after the largest key
+	// already in the table.
+	seqKey *schemas.Dist
+	// timeField is a parent field filled with now(), from which a resumed
+	// run reads back when the earlier run's parents happened.
+	timeField *field
+}
+
+// Table is a table the producer writes.
+type Table struct {
+	// Name is the table's name in the lab; SQLName its MySQL name.
+	Name, SQLName string
+	// Key names the key columns.
+	Key []string
+	// Columns the producer fills (the fields), in field order.
+	Columns []string
+}
+
+// FollowPlan is a follow-up event of a producer, such as a payment.
+type FollowPlan struct {
+	Name  string
+	Table *Table
+	// Outcomes are the outcome names, sorted; Never is the index of the
+	// outcome that means "no event", or -1.
+	Outcomes []string
+	Never    int
+
+	delay      *numeric
+	delayKey   uint64
+	outcome    *weighted
+	outcomeKey uint64
+	fields     []*field
+	// update: the parent row's columns the follow-up changes (nil if none).
+	update     []*field
+	updateCols []string
+	// keyField fills the follow-up table's key when it is one column.
+	keyField *field
+}
+
+// field is one column's value function.
+type field struct {
+	col column
+	fn  valueFn
+}
+
+// ectx is what a value may depend on besides its own random stream.
+type ectx struct {
+	index      int64 // the parent event's number (also a follow-up's)
+	seq        int64 // the row's number among its table's rows (sequence)
+	time       int64 // the event's time, Unix nanoseconds
+	parentTime int64 // the parent event's time (follow-ups)
+	outcome    int   // the follow-up's outcome
+}
+
+type valueFn func(g *rng, e *ectx) Value
+
+// Compile builds the plans of every producer of the lab, with seed as the
+// root of all randomness.
+func Compile(lab *schemas.Lab, seed int64) ([]*Plan, error) {
+	var plans []*Plan
+	for _, p := range lab.Producers {
+		pl, err := CompileProducer(lab, p, seed)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, pl)
+	}
+	return plans, nil
+}
+
+// CompileProducer builds the plan of one producer.
+func CompileProducer(lab *schemas.Lab, p *schemas.Producer, seed int64) (*Plan, error) {
+	c := &compiler{lab: lab, seed: seed, prod: p.Name}
+	pl, err := c.producer(p)
+	if err != nil {
+		return nil, fmt.Errorf("producer %q: %w", p.Name, err)
+	}
+	return pl, nil
+}
+
+type compiler struct {
+	lab  *schemas.Lab
+	seed int64
+	prod string
+}
+
+func (c *compiler) table(name string) (*schemas.Table, *Table, error) {
+	t := c.lab.Table(name)
+	if t == nil {
+		return nil, nil, fmt.Errorf("table %q is not declared in lab.json", name)
+	}
+	tt := &Table{Name: t.Name, SQLName: t.Name, Key: t.Key}
+	if s := t.Store(schemas.StoreMySQL); s != nil && s.Name != "" {
+		tt.SQLName = s.Name
+	}
+	return t, tt, nil
+}
+
+func (c *compiler) producer(p *schemas.Producer) (*Plan, error) {
+	if !(p.Rate > 0) || math.IsInf(p.Rate, 0) {
+		return nil, fmt.Errorf("rate must be a positive number of rows per second, not %g", p.Rate)
+	}
+	st, tt, err := c.table(p.Table)
+	if err != nil {
+		return nil, err
+	}
+	pl := &Plan{Name: p.Name, Rate: p.Rate, Seed: c.seed, Table: tt, byName: map[string]*field{}}
+	for _, f := range p.Fields {
+		fd, err := c.field(f, st, []string{p.Name, "field", f.Name}, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		pl.fields = append(pl.fields, fd)
+		pl.byName[f.Name] = fd
+		tt.Columns = append(tt.Columns, f.Name)
+		if f.Dist != nil && f.Dist.Kind == schemas.DistNow && pl.timeField == nil {
+			pl.timeField = fd
+		}
+	}
+	for _, k := range st.Key {
+		fd := pl.byName[k]
+		if fd == nil {
+			return nil, fmt.Errorf("key column %q of table %s has no field", k, st.Name)
+		}
+		pl.keyVals = append(pl.keyVals, fd)
+	}
+	if len(st.Key) == 1 {
+		for _, f := range p.Fields {
+			if f.Name == st.Key[0] && f.Dist != nil && f.Dist.Kind == schemas.DistSequence {
+				pl.seqKey = f.Dist
+			}
+		}
+	}
+	for _, f := range p.Follows {
+		fp, err := c.follow(f, pl, st)
+		if err != nil {
+			return nil, fmt.Errorf("follow %q: %w", f.Name, err)
+		}
+		pl.Follows = append(pl.Follows, fp)
+	}
+	if len(pl.Follows) > 1<<15 {
+		return nil, fmt.Errorf("too many follow-ups")
+	}
+	return pl, nil
+}
+
+func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*FollowPlan, error) {
+	st, tt, err := c.table(f.Table)
+	if err != nil {
+		return nil, err
+	}
+	fp := &FollowPlan{Name: f.Name, Table: tt, Never: -1}
+	if f.Delay == nil {
+		return nil, fmt.Errorf("no delay")
+	}
+	if fp.delay, err = newNumeric(f.Delay); err != nil {
+		return nil, fmt.Errorf("delay: %w", err)
+	}
+	fp.delayKey = streamKey(c.seed, pl.Name, "follow", f.Name, "delay")
+	if f.Outcome == nil {
+		return nil, fmt.Errorf("no outcome")
+	}
+	if fp.outcome, err = newWeighted(f.Outcome); err != nil {
+		return nil, fmt.Errorf("outcome: %w", err)
+	}
+	if len(fp.outcome.values) > 1<<15 {
+		return nil, fmt.Errorf("too many outcomes")
+	}
+	fp.outcomeKey = streamKey(c.seed, pl.Name, "follow", f.Name, "outcome")
+	fp.Outcomes = fp.outcome.values
+	if f.Never != "" {
+		for i, o := range fp.Outcomes {
+			if o == f.Never {
+				fp.Never = i
+			}
+		}
+		if fp.Never < 0 {
+			return nil, fmt.Errorf("never names %q, which is not an outcome", f.Never)
+		}
+	}
+	for _, fd := range f.Fields {
+		x, err := c.field(fd, st, []string{pl.Name, "follow", f.Name, "field", fd.Name}, pl, fp)
+		if err != nil {
+			return nil, err
+		}
+		fp.fields = append(fp.fields, x)
+		tt.Columns = append(tt.Columns, fd.Name)
+		if len(st.Key) == 1 && st.Key[0] == fd.Name {
+			fp.keyField = x
+		}
+	}
+	for _, fd := range f.Update {
+		x, err := c.field(fd, parent, []string{pl.Name, "follow", f.Name, "update", fd.Name}, pl, fp)
+		if err != nil {
+			return nil, fmt.Errorf("update: %w", err)
+		}
+		fp.update = append(fp.update, x)
+		fp.updateCols = append(fp.updateCols, fd.Name)
+	}
+	if fp.update != nil && len(parent.Key) == 0 {
+		return nil, fmt.Errorf("updates table %s, which has no key to find the row by", parent.Name)
+	}
+	if f.UpdateTable != "" && f.UpdateTable != parent.Name {
+		return nil, fmt.Errorf("updates table %q, but a follow-up can only update its parent's table %s", f.UpdateTable, parent.Name)
+	}
+	return fp, nil
+}
+
+// field compiles one field. pl and fp are set for a follow-up's fields and
+// updates, where parent() and the outcome are available.
+func (c *compiler) field(f *schemas.Field, t *schemas.Table, stream []string, pl *Plan, fp *FollowPlan) (*field, error) {
+	col := t.Column(f.Name)
+	if col == nil {
+		return nil, fmt.Errorf("table %s has no column %q", t.Name, f.Name)
+	}
+	fd := &field{col: column{name: f.Name, typ: col.Type, round: -1}}
+	if f.Round != nil {
+		if *f.Round < 0 || *f.Round > 30 {
+			return nil, fmt.Errorf("field %q: round %d is out of range", f.Name, *f.Round)
+		}
+		fd.col.round = *f.Round
+	}
+	if f.Dist == nil {
+		return nil, fmt.Errorf("field %q has no value", f.Name)
+	}
+	fn, err := c.dist(f.Dist, streamKey(c.seed, stream...), pl, fp)
+	if err != nil {
+		return nil, fmt.Errorf("field %q: %w", f.Name, err)
+	}
+	if f.Round != nil {
+		p := math.Pow(10, float64(*f.Round))
+		inner := fn
+		fn = func(g *rng, e *ectx) Value {
+			v := inner(g, e)
+			if v.k == kFloat {
+				v.f = math.Round(v.f*p) / p
+			}
+			return v
+		}
+	}
+	fd.fn = fn
+	return fd, nil
+}
+
+func (c *compiler) dist(d *schemas.Dist, key uint64, pl *Plan, fp *FollowPlan) (valueFn, error) {
+	switch d.Kind {
+	case schemas.DistConstant:
+		v, err := constValue(d.Value)
+		if err != nil {
+			return nil, err
+		}
+		return func(*rng, *ectx) Value { return v }, nil
+	case schemas.DistUniform, schemas.DistNormal, schemas.DistLogNormal, schemas.DistExponential:
+		n, err := newNumeric(d)
+		if err != nil {
+			return nil, err
+		}
+		return func(g *rng, e *ectx) Value { return floatV(n.sample(g.at(key, e.index))) }, nil
+	case schemas.DistUniformInt:
+		n, err := newNumeric(d)
+		if err != nil {
+			return nil, err
+		}
+		return func(g *rng, e *ectx) Value { return intV(int64(n.sample(g.at(key, e.index)))) }, nil
+	case schemas.DistWeighted:
+		w, err := newWeighted(d)
+		if err != nil {
+			return nil, err
+		}
+		return func(g *rng, e *ectx) Value { return stringV(w.values[w.index(g.at(key, e.index))]) }, nil
+	case schemas.DistSequence:
+		start, step := d.Start, d.Step
+		if step <= 0 {
+			return nil, fmt.Errorf("sequence step must be positive, not %d", step)
+		}
+		return func(_ *rng, e *ectx) Value { return intV(start + e.seq*step) }, nil
+	case schemas.DistNow:
+		return func(_ *rng, e *ectx) Value { return timeV(e.time) }, nil
+	case schemas.DistParent:
+		if pl == nil {
+			return nil, fmt.Errorf("parent() is only available in a follow-up")
+		}
+		pf := pl.byName[d.Field]
+		if pf == nil {
+			if pl.Table != nil && !c.hasColumn(pl.Table.Name, d.Field) {
+				return nil, fmt.Errorf("parent(%q): the parent table has no such column", d.Field)
+			}
+			// A nullable parent column that the producer leaves NULL.
+			return func(*rng, *ectx) Value { return nullV() }, nil
+		}
+		return func(g *rng, e *ectx) Value {
+			pe := ectx{index: e.index, seq: e.index, time: e.parentTime, parentTime: e.parentTime}
+			return pf.fn(g, &pe)
+		}, nil
+	case schemas.DistOutcome:
+		if fp == nil {
+			return nil, fmt.Errorf("outcome() is only available in a follow-up")
+		}
+		outcomes := fp.Outcomes
+		return func(_ *rng, e *ectx) Value { return stringV(outcomes[e.outcome]) }, nil
+	case schemas.DistOutcomeMap:
+		if fp == nil {
+			return nil, fmt.Errorf("outcome_map() is only available in a follow-up")
+		}
+		fns := make([]valueFn, len(fp.Outcomes))
+		for i, o := range fp.Outcomes {
+			fns[i] = func(*rng, *ectx) Value { return nullV() }
+			for _, m := range d.Map {
+				if m.Outcome != o {
+					continue
+				}
+				if m.Dist != nil {
+					fn, err := c.dist(m.Dist, key, pl, fp)
+					if err != nil {
+						return nil, fmt.Errorf("outcome_map %s: %w", o, err)
+					}
+					fns[i] = fn
+					continue
+				}
+				v, err := constValue(m.Value)
+				if err != nil {
+					return nil, fmt.Errorf("outcome_map %s: %w", o, err)
+				}
+				fns[i] = func(*rng, *ectx) Value { return v }
+			}
+		}
+		return func(g *rng, e *ectx) Value { return fns[e.outcome](g, e) }, nil
+	}
+	return nil, fmt.Errorf("unknown distribution %q", d.Kind)
+}
+
+func (c *compiler) hasColumn(table, col string) bool {
+	t := c.lab.Table(table)
+	return t != nil && t.Column(col) != nil
+}
