@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/labgen/labgen/runtime/console"
+	"github.com/labgen/labgen/runtime/query"
+	"github.com/labgen/labgen/schemas"
+)
+
+func init() {
+	register(&command{
+		name:    "console",
+		args:    "OUT [--listen ADDR] [--mysql DSN|ADDR] [--clickhouse ADDR|URL]",
+		summary: "serve the read-only query console of a rendered lab",
+		help: `
+Serves a small web page for querying a running lab: pick MySQL or
+ClickHouse, load one of the lab's read-only presets or type SQL, run it and
+see the result with column types, row count and query time. The page needs
+no network access beyond the console itself. Behind it is a JSON API:
+GET /api/presets and POST /api/query {"engine": "mysql", "sql": "SELECT …"}.
+
+Only single read statements run (SELECT, WITH … SELECT, SHOW, DESCRIBE,
+EXPLAIN); anything else is refused before it reaches a database, and the
+database sessions are read-only too, as the lab's read-only users
+(MYSQL_READER_USER, CLICKHOUSE_READER_USER). Results are capped at
+--max-rows and queries stop after --timeout.
+
+Defaults come from the rendered lab directory OUT: lab.json for the stack
+(databases and 127.0.0.1 ports) and .env for the reader users' names and
+passwords; variables of the same names in the environment take precedence.
+--mysql takes a host:port, or a whole go-sql-driver DSN
+(user:password@tcp(host:port)/db); --clickhouse takes a host:port of the
+native protocol, or a clickhouse://user:password@host:port/db URL.
+
+The console listens on 127.0.0.1 at the lab's console port unless --listen
+says otherwise; it runs until interrupted.
+
+Examples:
+  labgen console out/orders
+  labgen console out/orders --listen 127.0.0.1:9999
+  labgen console /lab --listen 0.0.0.0:8088 --mysql mysql:3306 --clickhouse clickhouse:9000`,
+		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			var o consoleOptions
+			fs.StringVar(&o.listen, "listen", "", "listen on `ADDR` (default 127.0.0.1 and the lab's console port)")
+			fs.StringVar(&o.mysql, "mysql", "", "MySQL `DSN` or host:port (default 127.0.0.1 and the lab's MySQL port)")
+			fs.StringVar(&o.clickhouse, "clickhouse", "", "ClickHouse native `ADDR` or clickhouse:// URL (default 127.0.0.1 and the lab's native port)")
+			fs.IntVar(&o.maxRows, "max-rows", query.DefaultLimits.MaxRows, "keep at most `N` rows of a result")
+			fs.DurationVar(&o.timeout, "timeout", query.DefaultLimits.Timeout, "stop a query after `DURATION`")
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("console takes one rendered lab directory")
+				}
+				setup, err := resolveConsole(args[0], o, env.Environ)
+				if err != nil {
+					return err
+				}
+				return runConsole(ctx, env, setup, o)
+			}
+		},
+	})
+}
+
+type consoleOptions struct {
+	listen, mysql, clickhouse string
+	maxRows                   int
+	timeout                   time.Duration
+}
+
+// consoleSetup is what the console connects to, resolved from the rendered
+// lab, its .env, the environment and the flags.
+type consoleSetup struct {
+	lab    *schemas.Lab
+	listen string
+	// mysqlDSN is empty when MySQL is unavailable, with the reason.
+	mysqlDSN, mysqlUnavailable, mysqlShow string
+	// clickhouse is nil when ClickHouse is unavailable, with the reason.
+	clickhouse                            *query.ClickHouseOptions
+	clickhouseUnavailable, clickhouseShow string
+}
+
+func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSetup, error) {
+	if o.maxRows <= 0 {
+		return nil, usagef("--max-rows must be at least 1")
+	}
+	if o.timeout <= 0 {
+		return nil, usagef("--timeout must be positive")
+	}
+	labPath := filepath.Join(dir, "lab.json")
+	if _, err := os.Stat(labPath); errors.Is(err, os.ErrNotExist) {
+		return nil, usagef("%s is not a rendered lab: it has no lab.json (render the lab first: labgen render LAB_DIR %s)", dir, dir)
+	}
+	lab, err := schemas.ReadLabJSON(labPath)
+	if err != nil {
+		return nil, err
+	}
+	envPath := filepath.Join(dir, ".env")
+	dotenv, err := readDotEnv(envPath)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	lookup := func(key string) string {
+		if v := lookupEnv(environ, key); v != "" {
+			return v
+		}
+		return dotenv[key]
+	}
+	s := &consoleSetup{lab: lab, listen: o.listen}
+	if s.listen == "" {
+		port := 8088
+		if lab.Stack.Console != nil && lab.Stack.Console.Port != 0 {
+			port = lab.Stack.Console.Port
+		}
+		s.listen = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	}
+
+	// MySQL.
+	switch {
+	case strings.ContainsAny(o.mysql, "@/"):
+		cfg, err := mysql.ParseDSN(o.mysql)
+		if err != nil {
+			return nil, usagef("--mysql: %v", err)
+		}
+		s.mysqlDSN = o.mysql
+		s.mysqlShow = fmt.Sprintf("%s@%s/%s", cfg.User, cfg.Addr, cfg.DBName)
+	case lab.Stack.MySQL == nil && o.mysql == "":
+		s.mysqlUnavailable = "the lab's stack has no MySQL"
+	default:
+		addr := o.mysql
+		if addr == "" {
+			addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(lab.Stack.MySQL.Port))
+		}
+		user, pw := lookup("MYSQL_READER_USER"), lookup("MYSQL_READER_PASSWORD")
+		if user == "" {
+			s.mysqlUnavailable = "no MYSQL_READER_USER in " + envPath + " or the environment"
+			break
+		}
+		cfg := mysql.NewConfig()
+		cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = user, pw, "tcp", addr
+		if lab.Stack.MySQL != nil {
+			cfg.DBName = lab.Stack.MySQL.Database
+		}
+		s.mysqlDSN = cfg.FormatDSN()
+		s.mysqlShow = fmt.Sprintf("%s@%s/%s", user, addr, cfg.DBName)
+	}
+
+	// ClickHouse.
+	switch {
+	case strings.Contains(o.clickhouse, "://"):
+		u, err := url.Parse(o.clickhouse)
+		if err != nil || u.Host == "" {
+			return nil, usagef("--clickhouse: %q is not a clickhouse://user:password@host:port/db URL", o.clickhouse)
+		}
+		pw, _ := u.User.Password()
+		s.clickhouse = &query.ClickHouseOptions{Addr: u.Host, User: u.User.Username(), Password: pw, Database: strings.TrimPrefix(u.Path, "/")}
+	case lab.Stack.ClickHouse == nil && o.clickhouse == "":
+		s.clickhouseUnavailable = "the lab's stack has no ClickHouse"
+	default:
+		addr := o.clickhouse
+		if addr == "" {
+			addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(lab.Stack.ClickHouse.TCPPort))
+		}
+		user := lookup("CLICKHOUSE_READER_USER")
+		if user == "" {
+			s.clickhouseUnavailable = "no CLICKHOUSE_READER_USER in " + envPath + " or the environment"
+			break
+		}
+		s.clickhouse = &query.ClickHouseOptions{Addr: addr, User: user, Password: lookup("CLICKHOUSE_READER_PASSWORD")}
+		if lab.Stack.ClickHouse != nil {
+			s.clickhouse.Database = lab.Stack.ClickHouse.Database
+		}
+	}
+	if c := s.clickhouse; c != nil {
+		s.clickhouseShow = fmt.Sprintf("%s@%s/%s", c.User, c.Addr, c.Database)
+	}
+	return s, nil
+}
+
+func runConsole(ctx context.Context, env *Env, s *consoleSetup, o consoleOptions) error {
+	cfg := console.Config{
+		Lab:         s.lab,
+		Engines:     map[string]query.Engine{},
+		Unavailable: map[string]string{},
+		Limits:      query.Limits{MaxRows: o.maxRows, Timeout: o.timeout},
+		Log:         log.New(env.Stderr, "console: ", log.LstdFlags),
+	}
+	var using []string
+	if s.mysqlDSN != "" {
+		e, err := query.OpenMySQL(s.mysqlDSN)
+		if err != nil {
+			return usagef("--mysql: %v", err)
+		}
+		defer e.Close()
+		cfg.Engines[query.MySQL] = e
+		using = append(using, "MySQL "+s.mysqlShow)
+	} else {
+		cfg.Unavailable[query.MySQL] = s.mysqlUnavailable
+		fmt.Fprintf(env.Stderr, "labgen console: MySQL is not available: %s\n", s.mysqlUnavailable)
+	}
+	if s.clickhouse != nil {
+		e, err := query.OpenClickHouse(*s.clickhouse)
+		if err != nil {
+			return usagef("--clickhouse: %v", err)
+		}
+		defer e.Close()
+		cfg.Engines[query.ClickHouse] = e
+		using = append(using, "ClickHouse "+s.clickhouseShow)
+	} else {
+		cfg.Unavailable[query.ClickHouse] = s.clickhouseUnavailable
+		fmt.Fprintf(env.Stderr, "labgen console: ClickHouse is not available: %s\n", s.clickhouseUnavailable)
+	}
+	if len(cfg.Engines) == 0 {
+		return &exitError{code: ExitRunFailed, msg: "no engine to query: neither MySQL nor ClickHouse is available"}
+	}
+	srv, err := console.New(cfg)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", s.listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.listen, err)
+	}
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintf(env.Stderr, "labgen console: listening on %s, which other machines may reach; the console has no login\n", ln.Addr())
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	fmt.Fprintf(env.Stdout, "Query console of lab %q at http://%s/ (%s). Read-only; Ctrl-C stops it.\n",
+		s.lab.Name, ln.Addr(), strings.Join(using, ", "))
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	return nil
+}
