@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"context"
+	"flag"
+)
+
+func init() {
+	register(&command{
+		name:    "batch",
+		args:    "OUT [--no-up] [endpoint flags]",
+		summary: "run a rendered lab's bounded Flink jobs now",
+		help: `
+Runs each available bounded (batch) job of the lab through the Flink SQL
+gateway, one after the other, and waits until each has finished, as a
+one-step run with its own record (OUT/records/<id>/): the SQL as sent
+(passwords from .env filled in when sending, never in the record), each
+job's ID, final state and duration, and Flink's error verbatim when one
+fails. The jobs are those of the rendered ./stream-lab batch.
+
+The lab is brought up first unless --no-up is given. Exit code 0 when every
+job finished, 3 otherwise.
+
+Examples:
+  labgen batch out/orders
+  labgen batch out/orders --no-up --gateway http://127.0.0.1:8083`,
+		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			noUp := fs.Bool("no-up", false, "do not run docker compose up first")
+			ep := addEndpointFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("batch takes one rendered lab directory")
+				}
+				return runLab(ctx, env, args[0], ep, runConfig{noUp: *noUp, only: labStep("batch", "Bounded jobs")}, "batch")
+			}
+		},
+	})
+}

@@ -1,0 +1,327 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/labgen/labgen/runtime/compose"
+	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/runtime/runner"
+	"github.com/labgen/labgen/schemas"
+)
+
+func init() {
+	register(&command{
+		name:    "run",
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [endpoint flags]",
+		summary: "run a rendered lab's experiments and write the lab record",
+		help: `
+Runs the experiments of the rendered lab directory OUT step by step and
+writes what it observed into a lab record, OUT/records/<id>/record.md and
+record.json. Each finished step is on disk before the next one starts: a
+run stopped at any point keeps every finished step, and --resume RECORD
+continues after the last one.
+
+Unless --no-up is given, the lab is brought up first (docker compose up,
+waiting until every service is healthy). The lab's streaming Flink jobs
+that are not running are submitted through the SQL gateway, and their job
+IDs are recorded.
+
+Endpoints default to the lab's services on 127.0.0.1 at the ports of
+lab.json, as the read-only users of OUT/.env; the flags point a run at any
+reachable services instead. --mysql takes a go-sql-driver DSN
+(user:password@tcp(host:port)/db) or host:port; --clickhouse host:port of
+the native protocol or clickhouse://user:password@host:port/db; --kafka
+one or more comma-separated brokers. Passwords never reach the record.
+
+Failures are recorded, not hidden: the exit code is 0 only when every step
+ran without error (3 otherwise). Expectations that do not hold and waits
+that time out are results, recorded as such, and do not fail the run.
+
+Examples:
+  labgen run out/orders
+  labgen run out/orders --experiment 3 --experiment trace_one_order
+  labgen run out/orders --no-up --mysql 'reader:secret@tcp(10.0.0.5:3306)/shop'
+  labgen run out/orders --resume out/orders/records/20261129-100000-ab12`,
+		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			var exps stringList
+			fs.Var(&exps, "experiment", "run only experiment `N|NAME` (repeatable)")
+			resume := fs.String("resume", "", "continue the record at `RECORD` (its directory or record.json)")
+			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
+			ep := addEndpointFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("run takes one rendered lab directory")
+				}
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, submit: true}, "run")
+			}
+		},
+	})
+}
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error {
+	*s = append(*s, v)
+	return nil
+}
+
+// endpointFlags are the flags that point a run at services.
+type endpointFlags struct {
+	mysql, clickhouse, kafka, flink, gateway string
+}
+
+func addEndpointFlags(fs *flag.FlagSet) *endpointFlags {
+	f := &endpointFlags{}
+	fs.StringVar(&f.mysql, "mysql", "", "MySQL `DSN` or host:port (default 127.0.0.1 and the lab's port, reader user)")
+	fs.StringVar(&f.clickhouse, "clickhouse", "", "ClickHouse native `ADDR` or clickhouse:// URL (default 127.0.0.1 and the lab's port, reader user)")
+	fs.StringVar(&f.kafka, "kafka", "", "Kafka bootstrap `ADDR[,ADDR…]` (default 127.0.0.1 and the lab's port)")
+	fs.StringVar(&f.flink, "flink", "", "Flink REST `URL` (default http://127.0.0.1 and the lab's UI port)")
+	fs.StringVar(&f.gateway, "gateway", "", "Flink SQL gateway `URL` (default http://127.0.0.1 and the lab's gateway port)")
+	return f
+}
+
+// endpoints are the lab's defaults with the flags applied.
+func (f *endpointFlags) endpoints(lab *runner.Lab) (runner.Endpoints, error) {
+	e := runner.DefaultEndpoints(lab)
+	switch {
+	case f.mysql == "":
+	case strings.ContainsAny(f.mysql, "@/"):
+		if _, err := mysql.ParseDSN(f.mysql); err != nil {
+			return e, usagef("--mysql: %v", err)
+		}
+		e.MySQL = f.mysql
+	default:
+		if _, _, err := net.SplitHostPort(f.mysql); err != nil {
+			return e, usagef("--mysql %q: want a DSN (user:password@tcp(host:port)/db) or host:port", f.mysql)
+		}
+		cfg := mysql.NewConfig()
+		if e.MySQL != "" {
+			cfg, _ = mysql.ParseDSN(e.MySQL)
+		}
+		cfg.Net, cfg.Addr = "tcp", f.mysql
+		e.MySQL = cfg.FormatDSN()
+	}
+	if f.clickhouse != "" {
+		o, err := runner.ParseClickHouse(f.clickhouse, e.ClickHouse)
+		if err != nil {
+			return e, usagef("%v", err)
+		}
+		e.ClickHouse = o
+	}
+	if f.kafka != "" {
+		e.Kafka = strings.Split(f.kafka, ",")
+	}
+	if f.flink != "" {
+		e.Flink = strings.TrimRight(f.flink, "/")
+	}
+	if f.gateway != "" {
+		e.Gateway = strings.TrimRight(f.gateway, "/")
+	}
+	return e, nil
+}
+
+type runConfig struct {
+	experiments []string
+	resume      string
+	noUp        bool
+	submit      bool
+	// only replaces the lab's experiments (smoke, batch).
+	only *schemas.Experiment
+}
+
+// runLab is labgen run (and smoke, batch): up, run, report.
+func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc runConfig, name string) error {
+	lab, err := runner.LoadLab(dir)
+	if err != nil {
+		return err
+	}
+	endpoints, err := ep.endpoints(lab)
+	if err != nil {
+		return err
+	}
+	if rc.only != nil {
+		l := *lab.Lab
+		l.Experiments = []*schemas.Experiment{rc.only}
+		lab = &runner.Lab{Dir: lab.Dir, Lab: &l, JSON: lab.JSON, Env: lab.Env}
+	}
+	comp, cerr := compose.New(dir)
+	if !rc.noUp {
+		if cerr != nil {
+			return &exitError{code: ExitRunFailed, msg: cerr.Error() + " (--no-up runs against services that are already up)"}
+		}
+		if err := composeUp(ctx, env, comp, compose.UpOptions{}); err != nil {
+			return err
+		}
+	}
+	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
+		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
+		Progress: newProgress(env)}
+	if comp != nil {
+		opt.Compose = comp
+	} else {
+		opt.ComposeErr = cerr
+	}
+	r, err := runner.New(opt)
+	if errors.Is(err, runner.ErrUsage) {
+		return usagef("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	md := filepath.Join(r.Dir(), record.MarkdownName)
+	fmt.Fprintf(env.Stderr, "Record: %s\n", md)
+	rec, err := r.Run(ctx)
+	if ctx.Err() != nil {
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("interrupted; the finished steps are in %s, and labgen run %s --resume %s continues", md, dir, r.Dir())}
+	}
+	if err != nil {
+		return err
+	}
+	c := rec.Count()
+	fmt.Fprintf(env.Stdout, "%d steps: %d ok, %d failed, %d timed out, %d skipped; expectations %d held, %d not held.\n%s\n",
+		c.Steps, c.OK, c.Errors, c.TimedOut, c.Skipped, c.Held, c.NotHeld, md)
+	if rec.Failed() {
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d step(s) failed; their errors are in the record", c.Errors)}
+	}
+	return nil
+}
+
+// progress shows a run on stderr: a spinner with the elapsed time (or a
+// countdown during waits) on a terminal, one line per step otherwise.
+type progress struct {
+	w        io.Writer
+	terminal bool
+
+	mu      sync.Mutex
+	label   string
+	start   time.Time
+	until   time.Time
+	waitMsg string
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+func newProgress(env *Env) *progress { return &progress{w: env.Stderr, terminal: env.Terminal} }
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func (p *progress) Info(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	fmt.Fprintf(p.w, "%s\n", msg)
+}
+
+func (p *progress) Experiment(e *schemas.Experiment) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	fmt.Fprintf(p.w, "\n%02d %s\n", e.Number, e.Title)
+}
+
+func (p *progress) Skipped(e *schemas.Experiment, why string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "   skipped: %s\n", why)
+}
+
+func (p *progress) Step(e *schemas.Experiment, s *schemas.Step) {
+	p.mu.Lock()
+	p.label = s.Name
+	if s.Title != "" {
+		p.label += " (" + s.Title + ")"
+	}
+	p.start, p.until, p.waitMsg = time.Now(), time.Time{}, ""
+	if !p.terminal {
+		p.mu.Unlock()
+		return
+	}
+	p.stop, p.done = make(chan struct{}), make(chan struct{})
+	stop, done := p.stop, p.done
+	p.mu.Unlock()
+	go func() {
+		defer close(done)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for i := 0; ; i++ {
+			p.mu.Lock()
+			line := fmt.Sprintf("   %s %s %s", spinner[i%len(spinner)], p.label, time.Since(p.start).Round(100*time.Millisecond))
+			if !p.until.IsZero() {
+				line = fmt.Sprintf("   %s %s: %s, %s left", spinner[i%len(spinner)], p.label, p.waitMsg, time.Until(p.until).Round(time.Second))
+			}
+			fmt.Fprintf(p.w, "\r\033[K%s", line)
+			p.mu.Unlock()
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
+
+func (p *progress) Waiting(until time.Time, attempt int, what string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.until, p.waitMsg = until, what
+	if !p.terminal && (attempt <= 1) {
+		fmt.Fprintf(p.w, "   … %s: %s\n", p.label, what)
+	}
+}
+
+func (p *progress) StepDone(e *schemas.Experiment, s *schemas.Step, r *record.Step) {
+	p.mu.Lock()
+	stop, done := p.stop, p.done
+	p.stop, p.done = nil, nil
+	p.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	mark := map[string]string{record.StatusOK: "ok", record.StatusError: "FAILED", record.StatusTimedOut: "timed out", record.StatusSkipped: "skipped"}[r.Status]
+	line := fmt.Sprintf("   %-9s %s", mark, s.Name)
+	if r.Status != record.StatusSkipped {
+		line += " (" + record.Duration(r.DurationMS) + ")"
+	}
+	switch {
+	case r.Error != "":
+		line += ": " + firstLine(r.Error)
+	case r.Skipped != "":
+		line += ": " + r.Skipped
+	}
+	for _, x := range r.Expectations {
+		if !x.Held {
+			line += "\n             expectation not held: " + x.Message
+		}
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+func (p *progress) clear() {
+	if p.terminal {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"context"
+	"flag"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+func init() {
+	register(&command{
+		name:    "smoke",
+		args:    "OUT [--no-up] [endpoint flags]",
+		summary: "check that every part of a rendered lab runs and data flows",
+		help: `
+Runs the lab's smoke checks as a one-step run with its own record
+(OUT/records/<id>/): each source table in MySQL has rows, each streaming
+job's Kafka topics and ClickHouse tables hold data, the Flink JobManager
+answers with a TaskManager, and each streaming job is RUNNING. The checks
+are those of the rendered ./stream-lab smoke, made from outside the
+containers; the endpoint flags are those of labgen run.
+
+The lab is brought up first unless --no-up is given; streaming jobs are not
+submitted (smoke observes, it does not repair). Exit code 0 when every check
+passes, 3 otherwise.
+
+Examples:
+  labgen smoke out/orders
+  labgen smoke out/orders --no-up --flink http://10.0.0.5:8081`,
+		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			noUp := fs.Bool("no-up", false, "do not run docker compose up first")
+			ep := addEndpointFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("smoke takes one rendered lab directory")
+				}
+				return runLab(ctx, env, args[0], ep, runConfig{noUp: *noUp, only: labStep("smoke", "Smoke checks")}, "smoke")
+			}
+		},
+	})
+}
+
+// labStep is a one-step experiment of a lab action.
+func labStep(action, title string) *schemas.Experiment {
+	return &schemas.Experiment{Name: action, Number: 0, Title: title,
+		Steps: []*schemas.Step{{Name: action, Kind: schemas.StepLab, Title: title, Lab: &schemas.LabStep{Action: action}, OnFailure: "continue"}}}
+}

@@ -1,0 +1,313 @@
+// Package compose controls a rendered lab's Docker Compose stack through
+// the docker executable (docker compose …): up with waiting for every
+// service to be healthy and progress per service, down, and stop / start /
+// restart of one service.
+//
+// Every command runs as
+//
+//	docker compose --project-directory DIR -f DIR/compose.yaml …
+//
+// so the lab's .env (project name, passwords) applies as it would for a
+// user typing docker compose in the directory. Without Docker, or without
+// its engine or compose plugin, the error is one sentence saying what is
+// missing (see ErrNoDocker).
+package compose
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ErrNoDocker is wrapped by every error that means Docker cannot be used
+// at all here.
+var ErrNoDocker = errors.New("docker is not usable")
+
+// dockerError is an ErrNoDocker with its one-sentence explanation.
+type dockerError struct{ msg string }
+
+func (e *dockerError) Error() string { return e.msg }
+func (e *dockerError) Unwrap() error { return ErrNoDocker }
+
+// Compose is one lab directory's stack.
+type Compose struct {
+	Dir    string
+	Docker string // path of the docker executable
+	// Env is the environment of docker; nil means this process's.
+	Env []string
+}
+
+// New finds docker on PATH. A missing executable is an ErrNoDocker.
+func New(dir string) (*Compose, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(abs, "compose.yaml")); err != nil {
+		return nil, fmt.Errorf("%s has no compose.yaml; is it a rendered lab directory (labgen render)?", dir)
+	}
+	p, err := exec.LookPath("docker")
+	if err != nil {
+		return nil, &dockerError{"Docker is needed to run the lab's services, and no docker command was found on PATH: install Docker Engine or Docker Desktop (with the compose plugin), or start the services yourself and run with --no-up and the endpoint flags."}
+	}
+	return &Compose{Dir: abs, Docker: p}, nil
+}
+
+// Command is a docker invocation as the record shows it.
+func (c *Compose) Command(args ...string) string {
+	return "docker " + strings.Join(c.args(args...), " ")
+}
+
+func (c *Compose) args(args ...string) []string {
+	return append([]string{"compose", "--project-directory", c.Dir, "-f", filepath.Join(c.Dir, "compose.yaml")}, args...)
+}
+
+// run runs docker compose ARGS and returns its combined output. A failure
+// that shows Docker itself is unusable becomes an ErrNoDocker.
+func (c *Compose) run(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, c.Docker, c.args(args...)...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	if err != nil {
+		if ctx.Err() != nil {
+			return out.Bytes(), ctx.Err()
+		}
+		if de := diagnose(out.String()); de != nil {
+			return out.Bytes(), de
+		}
+		msg := strings.TrimSpace(out.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return out.Bytes(), fmt.Errorf("docker compose %s failed: %s", strings.Join(args, " "), msg)
+	}
+	return out.Bytes(), nil
+}
+
+// diagnose recognises the messages of a Docker that cannot work at all.
+func diagnose(out string) error {
+	low := strings.ToLower(out)
+	switch {
+	case strings.Contains(low, "cannot connect to the docker daemon"),
+		strings.Contains(low, "is the docker daemon running"),
+		strings.Contains(low, "error during connect"):
+		return &dockerError{"Docker is installed but its engine is not running or not reachable (" + firstLine(out) + "): start Docker and try again."}
+	case strings.Contains(low, "'compose' is not a docker command"),
+		strings.Contains(low, "unknown command: docker compose"),
+		// Without the plugin, docker reads compose's flags as its own.
+		strings.Contains(low, "unknown flag: --project-directory"),
+		strings.Contains(low, "unknown shorthand flag") && strings.Contains(low, "compose"):
+		return &dockerError{"Docker is installed without the compose plugin (" + firstLine(out) + "): install docker-compose-plugin (Docker Compose v2)."}
+	case strings.Contains(low, "permission denied") && strings.Contains(low, "docker.sock"):
+		return &dockerError{"Docker's engine refused this user (" + firstLine(out) + "): add the user to the docker group or run with the rights Docker needs."}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// Service is one service's state as docker compose ps reports it.
+type Service struct {
+	Service  string `json:"Service"`
+	Name     string `json:"Name"`
+	State    string `json:"State"`  // created, running, exited, restarting, …
+	Health   string `json:"Health"` // healthy, unhealthy, starting, "" (no healthcheck)
+	ExitCode int    `json:"ExitCode"`
+}
+
+// Ready tells whether the service is where up wants it: healthy, running
+// without a healthcheck, or a one-shot container that exited 0.
+func (s Service) Ready() bool {
+	switch {
+	case s.State == "running" && (s.Health == "" || s.Health == "healthy"):
+		return true
+	case s.State == "exited" && s.ExitCode == 0:
+		return true
+	}
+	return false
+}
+
+// Failed tells whether the service cannot become ready by waiting.
+func (s Service) Failed() bool {
+	return s.State == "exited" && s.ExitCode != 0 || s.State == "dead" || s.Health == "unhealthy"
+}
+
+// Describe is a short state for progress lines: "healthy", "starting",
+// "exited (0)".
+func (s Service) Describe() string {
+	switch {
+	case s.State == "exited":
+		return fmt.Sprintf("exited (%d)", s.ExitCode)
+	case s.Health != "":
+		return s.Health
+	}
+	return s.State
+}
+
+// PS lists the stack's containers, stopped ones included.
+func (c *Compose) PS(ctx context.Context) ([]Service, error) {
+	out, err := c.run(ctx, "ps", "--all", "--format", "json")
+	if err != nil {
+		return nil, err
+	}
+	return parsePS(out)
+}
+
+// parsePS reads docker compose ps --format json: one JSON object per line
+// (Compose ≥ 2.21) or one JSON array (older).
+func parsePS(out []byte) ([]Service, error) {
+	out = bytes.TrimSpace(out)
+	var svcs []Service
+	if len(out) == 0 {
+		return nil, nil
+	}
+	if out[0] == '[' {
+		if err := json.Unmarshal(out, &svcs); err != nil {
+			return nil, fmt.Errorf("docker compose ps: %w", err)
+		}
+	} else {
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 || line[0] != '{' {
+				continue
+			}
+			var s Service
+			if err := json.Unmarshal(line, &s); err != nil {
+				return nil, fmt.Errorf("docker compose ps: %w", err)
+			}
+			svcs = append(svcs, s)
+		}
+	}
+	sort.Slice(svcs, func(i, j int) bool { return svcs[i].Service < svcs[j].Service })
+	return svcs, nil
+}
+
+// Progress receives the state of each service whenever it changes.
+type Progress func(s Service)
+
+// UpOptions tune Up.
+type UpOptions struct {
+	// Build builds images before starting (docker compose up --build).
+	Build bool
+	// Timeout bounds the wait for health (default 10 minutes).
+	Timeout time.Duration
+	// Interval between polls (default 2 s).
+	Interval time.Duration
+}
+
+// Up starts the stack detached and waits until every service is ready
+// (healthy, running, or exited 0 for one-shot services), calling progress
+// on every change. A service that exits non-zero or turns unhealthy ends
+// the wait with an error naming it and its last log lines.
+func (c *Compose) Up(ctx context.Context, opt UpOptions, progress Progress) ([]Service, error) {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 10 * time.Minute
+	}
+	if opt.Interval <= 0 {
+		opt.Interval = 2 * time.Second
+	}
+	args := []string{"up", "--detach"}
+	if opt.Build {
+		args = append(args, "--build")
+	}
+	if _, err := c.run(ctx, args...); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(opt.Timeout)
+	last := map[string]string{}
+	for {
+		svcs, err := c.PS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ready := len(svcs) > 0
+		var failed []Service
+		for _, s := range svcs {
+			if d := s.Describe(); last[s.Service] != d {
+				last[s.Service] = d
+				if progress != nil {
+					progress(s)
+				}
+			}
+			if !s.Ready() {
+				ready = false
+			}
+			if s.Failed() {
+				failed = append(failed, s)
+			}
+		}
+		if ready {
+			return svcs, nil
+		}
+		if len(failed) > 0 {
+			var parts []string
+			for _, s := range failed {
+				logs, _ := c.run(ctx, "logs", "--no-color", "--tail", "20", s.Service)
+				parts = append(parts, fmt.Sprintf("%s is %s; its last log lines:\n%s", s.Service, s.Describe(), strings.TrimRight(string(logs), "\n")))
+			}
+			return svcs, errors.New(strings.Join(parts, "\n"))
+		}
+		if time.Now().After(deadline) {
+			var waiting []string
+			for _, s := range svcs {
+				if !s.Ready() {
+					waiting = append(waiting, s.Service+" ("+s.Describe()+")")
+				}
+			}
+			return svcs, fmt.Errorf("services not ready after %s: %s", opt.Timeout, strings.Join(waiting, ", "))
+		}
+		select {
+		case <-ctx.Done():
+			return svcs, ctx.Err()
+		case <-time.After(opt.Interval):
+		}
+	}
+}
+
+// Down stops and removes the stack; with volumes its named volumes too.
+func (c *Compose) Down(ctx context.Context, volumes bool) (string, error) {
+	args := []string{"down", "--remove-orphans"}
+	if volumes {
+		args = append(args, "--volumes")
+	}
+	out, err := c.run(ctx, args...)
+	return string(out), err
+}
+
+// Actions a compose step may take on one service.
+var Actions = []string{"stop", "start", "restart"}
+
+// Service runs stop, start or restart on one service and returns docker's
+// output.
+func (c *Compose) Service(ctx context.Context, action, service string) (string, error) {
+	ok := false
+	for _, a := range Actions {
+		ok = ok || a == action
+	}
+	if !ok {
+		return "", fmt.Errorf("unknown compose action %q (want stop, start or restart)", action)
+	}
+	out, err := c.run(ctx, action, service)
+	return string(out), err
+}

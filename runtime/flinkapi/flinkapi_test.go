@@ -1,0 +1,224 @@
+package flinkapi
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgen/labgen/runtime/flinkapi/flinktest"
+)
+
+const fixtures = "flink-1.20.1/"
+
+func init() { PollInterval = time.Millisecond }
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+func script(t *testing.T, name string) []string {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Statements(string(b))
+}
+
+var all = []string{ShowState, ShowVertices, ShowCheckpoints, ShowRestarts, ShowExceptions}
+
+func TestStreamingJob(t *testing.T) {
+	srv := flinktest.Replay(t, fixtures+"streaming.json")
+	c := New(srv.REST, srv.Gateway)
+	ov, err := c.Overview(ctx(t))
+	if err != nil || ov.FlinkVersion != "1.20.1" || ov.TaskManagers != 1 {
+		t.Fatalf("overview: %+v, %v", ov, err)
+	}
+	jobs, err := c.Jobs(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := FindJob(jobs, "order_wide"); ok {
+		t.Fatalf("order_wide before submission: %+v", jobs)
+	}
+	run, err := c.RunScript(ctx(t), "order_wide", script(t, "streaming.sql"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Results) != 4 || len(run.JobID) != 32 {
+		t.Fatalf("run: %d results, job %q", len(run.Results), run.JobID)
+	}
+	if got := run.Results[3].Columns; len(got) != 1 || got[0].Name != "job id" {
+		t.Fatalf("INSERT result columns: %+v", got)
+	}
+	var st *Status
+	for i := 0; i < 50; i++ {
+		st, err = c.JobStatus(ctx(t), run.JobID, all, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Checkpoints.Completed >= 3 && st.Vertices[0].RecordsOut > 0 {
+			break
+		}
+	}
+	if st.State != "RUNNING" || st.Name != "order_wide" || st.Type != "STREAMING" {
+		t.Fatalf("status: %+v", st)
+	}
+	if st.Checkpoints.Completed < 3 || st.Checkpoints.LatestID == 0 || st.Checkpoints.LatestTime.IsZero() {
+		t.Fatalf("checkpoints: %+v", st.Checkpoints)
+	}
+	if len(st.Vertices) != 2 || !strings.HasPrefix(st.Vertices[0].Name, "Source: orders_gen") ||
+		st.Vertices[0].RecordsOut == 0 || st.Vertices[1].RecordsIn == 0 {
+		t.Fatalf("vertices: %+v", st.Vertices)
+	}
+	if st.Restarts != 0 || len(st.Exceptions) != 0 {
+		t.Fatalf("restarts %d, exceptions %+v", st.Restarts, st.Exceptions)
+	}
+	jobs, err = c.Jobs(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, ok := FindJob(jobs, "order_wide")
+	if !ok || j.ID != run.JobID || j.State != "RUNNING" {
+		t.Fatalf("after submission: %+v", jobs)
+	}
+}
+
+func TestBatchJobWaitsForCompletion(t *testing.T) {
+	srv := flinktest.Replay(t, fixtures+"batch.json")
+	c := New(srv.REST, srv.Gateway)
+	run, err := c.RunScript(ctx(t), "hourly_sales", script(t, "batch.sql"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.JobStatus(ctx(t), run.JobID, []string{ShowState, ShowVertices}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "FINISHED" || st.Type != "BATCH" || st.Name != "hourly_sales" {
+		t.Fatalf("batch: %+v", st)
+	}
+}
+
+func TestFailingJob(t *testing.T) {
+	srv := flinktest.Replay(t, fixtures+"failing.json")
+	c := New(srv.REST, srv.Gateway)
+	run, err := c.RunScript(ctx(t), "failing", script(t, "failing.sql"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st *Status
+	for i := 0; i < 100; i++ {
+		st, err = c.JobStatus(ctx(t), run.JobID, []string{ShowState, ShowRestarts, ShowExceptions, ShowCheckpoints}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.State == "FAILED" {
+			break
+		}
+	}
+	if st.State != "FAILED" || st.Restarts < 1 || len(st.Exceptions) == 0 {
+		t.Fatalf("failing: %+v", st)
+	}
+	msg := st.Exceptions[0].Message
+	if !strings.Contains(msg, "Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy") ||
+		!strings.Contains(msg, "java.lang.ArithmeticException: / by zero") || strings.Contains(msg, "\tat ") {
+		t.Fatalf("exception message:\n%s", msg)
+	}
+	if !strings.Contains(st.Exceptions[0].Task, "Source: numbers") {
+		t.Fatalf("exception task: %q", st.Exceptions[0].Task)
+	}
+}
+
+func TestQueryRows(t *testing.T) {
+	srv := flinktest.Replay(t, fixtures+"query.json")
+	c := New(srv.REST, srv.Gateway)
+	run, err := c.RunScript(ctx(t), "query", script(t, "query.sql"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run.Results[1]
+	var names []string
+	for _, c := range r.Columns {
+		names = append(names, c.Name+" "+c.Type)
+	}
+	if !reflect.DeepEqual(names, []string{"order_id INTEGER", "category VARCHAR", "payment_status VARCHAR"}) {
+		t.Fatalf("columns: %v", names)
+	}
+	if len(r.Rows) != 2 || r.Rows[0][2] != nil || r.Rows[1][2] != "PAID" || r.Rows[1][1] != "home" {
+		t.Fatalf("rows: %#v", r.Rows)
+	}
+}
+
+func TestErrorsVerbatim(t *testing.T) {
+	srv := flinktest.Replay(t, fixtures+"errors.json")
+	c := New(srv.REST, srv.Gateway)
+	_, err := c.RunScript(ctx(t), "broken", []string{"SELECT * FROM no_such_table"}, 10)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"statement 1 failed", "Object 'no_such_table' not found", "org.apache.flink.table.api.ValidationException: SQL validation failed."} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "\tat ") || strings.Contains(msg, "more\n") {
+		t.Errorf("error keeps stack frames:\n%s", msg)
+	}
+	_, err = c.Job(ctx(t), "00000000000000000000000000000000")
+	if !NotFound(err) || !strings.Contains(err.Error(), "Job 00000000000000000000000000000000 not found") {
+		t.Fatalf("unknown job: %v", err)
+	}
+}
+
+func TestFindJob(t *testing.T) {
+	jobs := []JobSummary{
+		{ID: "a", Name: "x", State: "FAILED", StartTime: 5},
+		{ID: "b", Name: "x", State: "RUNNING", StartTime: 3},
+		{ID: "c", Name: "x", State: "CANCELED", StartTime: 9},
+		{ID: "d", Name: "y", State: "RUNNING", StartTime: 1},
+	}
+	if j, _ := FindJob(jobs, "x"); j.ID != "b" {
+		t.Errorf("active job first: got %s", j.ID)
+	}
+	if j, _ := FindJob(jobs[:1], "x"); j.ID != "a" {
+		t.Errorf("ended job: got %s", j.ID)
+	}
+	if j, _ := FindJob([]JobSummary{jobs[0], jobs[2]}, "x"); j.ID != "c" {
+		t.Errorf("newest ended job: got %s", j.ID)
+	}
+	if _, ok := FindJob(jobs, "z"); ok {
+		t.Error("found a job that is not there")
+	}
+}
+
+func TestPipelineName(t *testing.T) {
+	stmts := []string{"SET 'x' = 'y'", "-- the job's name\nSET 'pipeline.name' = 'it''s here'", "INSERT INTO a SELECT 1"}
+	if n := PipelineName(stmts); n != "it's here" {
+		t.Errorf("pipeline name %q", n)
+	}
+	if n := PipelineName(stmts[:1]); n != "" {
+		t.Errorf("pipeline name %q", n)
+	}
+}
+
+func TestSubstitute(t *testing.T) {
+	out, missing := Substitute("'password' = '${MYSQL_CDC_PASSWORD}', 'u' = '${MYSQL_CDC_USER}', '${NOPE}', '${NOPE}', $PLAIN",
+		map[string]string{"MYSQL_CDC_PASSWORD": "s3cret", "MYSQL_CDC_USER": "cdc"})
+	if out != "'password' = 's3cret', 'u' = 'cdc', '${NOPE}', '${NOPE}', $PLAIN" || !reflect.DeepEqual(missing, []string{"NOPE"}) {
+		t.Fatalf("%q %v", out, missing)
+	}
+}
+
+func TestExceptionChain(t *testing.T) {
+	in := "org.x.A: outer\n\tat a.b(C.java:1)\n\t... 3 more\nCaused by: org.x.B: inner\n\tat d.e(F.java:2)\n"
+	if got := ExceptionChain(in); got != "org.x.A: outer\nCaused by: org.x.B: inner" {
+		t.Fatalf("%q", got)
+	}
+}

@@ -1,0 +1,360 @@
+package flinkapi
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Overview is GET /overview: the cluster at a glance.
+type Overview struct {
+	TaskManagers   int    `json:"taskmanagers"`
+	SlotsTotal     int    `json:"slots-total"`
+	SlotsAvailable int    `json:"slots-available"`
+	JobsRunning    int    `json:"jobs-running"`
+	JobsFinished   int    `json:"jobs-finished"`
+	JobsCancelled  int    `json:"jobs-cancelled"`
+	JobsFailed     int    `json:"jobs-failed"`
+	FlinkVersion   string `json:"flink-version"`
+	FlinkCommit    string `json:"flink-commit"`
+}
+
+// Overview fetches the cluster overview.
+func (c *Client) Overview(ctx context.Context) (*Overview, error) {
+	var o Overview
+	if err := c.do(ctx, "GET", c.REST, "/overview", nil, &o); err != nil {
+		return nil, err
+	}
+	return &o, nil
+}
+
+// JobSummary is one entry of GET /jobs/overview.
+type JobSummary struct {
+	ID        string `json:"jid"`
+	Name      string `json:"name"`
+	State     string `json:"state"`
+	StartTime int64  `json:"start-time"`
+	EndTime   int64  `json:"end-time"`
+	Duration  int64  `json:"duration"`
+}
+
+// Jobs lists the cluster's jobs, newest first.
+func (c *Client) Jobs(ctx context.Context) ([]JobSummary, error) {
+	var o struct {
+		Jobs []JobSummary `json:"jobs"`
+	}
+	if err := c.do(ctx, "GET", c.REST, "/jobs/overview", nil, &o); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(o.Jobs, func(i, j int) bool { return o.Jobs[i].StartTime > o.Jobs[j].StartTime })
+	return o.Jobs, nil
+}
+
+// Active tells whether a job state is one of a job that has not ended.
+func Active(state string) bool {
+	switch state {
+	case "FINISHED", "FAILED", "CANCELED", "SUSPENDED":
+		return false
+	}
+	return true
+}
+
+// FindJob picks the job named name: the newest active one, else the newest
+// one of any state. ok is false when no job has that name.
+func FindJob(jobs []JobSummary, name string) (JobSummary, bool) {
+	var newest *JobSummary
+	for i := range jobs {
+		j := &jobs[i]
+		if j.Name != name {
+			continue
+		}
+		if Active(j.State) && (newest == nil || !Active(newest.State) || j.StartTime > newest.StartTime) {
+			newest = j
+			continue
+		}
+		if newest == nil || !Active(newest.State) && j.StartTime > newest.StartTime {
+			newest = j
+		}
+	}
+	if newest == nil {
+		return JobSummary{}, false
+	}
+	return *newest, true
+}
+
+// Vertex is one vertex of a job's graph with its record counters.
+type Vertex struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Parallelism int    `json:"parallelism"`
+	Status      string `json:"status"`
+	Metrics     struct {
+		ReadRecords  int64 `json:"read-records"`
+		WriteRecords int64 `json:"write-records"`
+		ReadBytes    int64 `json:"read-bytes"`
+		WriteBytes   int64 `json:"write-bytes"`
+	} `json:"metrics"`
+}
+
+// Job is GET /jobs/{id}.
+type Job struct {
+	ID        string   `json:"jid"`
+	Name      string   `json:"name"`
+	State     string   `json:"state"`
+	Type      string   `json:"job-type"`
+	StartTime int64    `json:"start-time"`
+	EndTime   int64    `json:"end-time"`
+	Duration  int64    `json:"duration"`
+	Now       int64    `json:"now"`
+	Vertices  []Vertex `json:"vertices"`
+}
+
+// Job fetches one job with its vertices.
+func (c *Client) Job(ctx context.Context, id string) (*Job, error) {
+	var j Job
+	if err := c.do(ctx, "GET", c.REST, "/jobs/"+pathEscape(id), nil, &j); err != nil {
+		return nil, err
+	}
+	return &j, nil
+}
+
+// CheckpointInfo is one checkpoint as the checkpoint statistics show it.
+type CheckpointInfo struct {
+	ID                 int64  `json:"id"`
+	Status             string `json:"status"`
+	IsSavepoint        bool   `json:"is_savepoint"`
+	TriggerTimestamp   int64  `json:"trigger_timestamp"`
+	LatestAckTimestamp int64  `json:"latest_ack_timestamp"`
+	EndToEndDuration   int64  `json:"end_to_end_duration"`
+	ExternalPath       string `json:"external_path"`
+	RestoreTimestamp   int64  `json:"restore_timestamp"`
+	FailureTimestamp   int64  `json:"failure_timestamp"`
+	FailureMessage     string `json:"failure_message"`
+}
+
+// Checkpoints is GET /jobs/{id}/checkpoints.
+type Checkpoints struct {
+	Counts struct {
+		Restored   int64 `json:"restored"`
+		Total      int64 `json:"total"`
+		InProgress int64 `json:"in_progress"`
+		Completed  int64 `json:"completed"`
+		Failed     int64 `json:"failed"`
+	} `json:"counts"`
+	Latest struct {
+		Completed *CheckpointInfo `json:"completed"`
+		Savepoint *CheckpointInfo `json:"savepoint"`
+		Failed    *CheckpointInfo `json:"failed"`
+		Restored  *CheckpointInfo `json:"restored"`
+	} `json:"latest"`
+}
+
+// Checkpoints fetches a job's checkpoint statistics. A job that never had
+// checkpointing enabled answers 404 in some versions; that is returned as
+// zero counts.
+func (c *Client) Checkpoints(ctx context.Context, id string) (*Checkpoints, error) {
+	var cp Checkpoints
+	err := c.do(ctx, "GET", c.REST, "/jobs/"+pathEscape(id)+"/checkpoints", nil, &cp)
+	if err != nil && !NotFound(err) {
+		return nil, err
+	}
+	return &cp, nil
+}
+
+// ExceptionEntry is one entry of a job's exception history.
+type ExceptionEntry struct {
+	Name      string `json:"exceptionName"`
+	Stack     string `json:"stacktrace"`
+	Timestamp int64  `json:"timestamp"`
+	TaskName  string `json:"taskName"`
+	Endpoint  string `json:"endpoint"`
+	Location  string `json:"location"`
+	// Concurrent are the task failures behind a global failure.
+	Concurrent []ExceptionEntry `json:"concurrentExceptions"`
+}
+
+// Exceptions is GET /jobs/{id}/exceptions.
+type Exceptions struct {
+	RootException *string `json:"root-exception"`
+	History       struct {
+		Entries   []ExceptionEntry `json:"entries"`
+		Truncated bool             `json:"truncated"`
+	} `json:"exceptionHistory"`
+}
+
+// Exceptions fetches a job's exception history (newest first).
+func (c *Client) Exceptions(ctx context.Context, id string, max int) (*Exceptions, error) {
+	path := "/jobs/" + pathEscape(id) + "/exceptions"
+	if max > 0 {
+		path += "?maxExceptions=" + strconv.Itoa(max)
+	}
+	var e Exceptions
+	if err := c.do(ctx, "GET", c.REST, path, nil, &e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// JobMetrics fetches named job metrics; a metric Flink does not know is
+// missing from the map.
+func (c *Client) JobMetrics(ctx context.Context, id string, names ...string) (map[string]string, error) {
+	var ms []struct {
+		ID    string `json:"id"`
+		Value string `json:"value"`
+	}
+	path := "/jobs/" + pathEscape(id) + "/metrics?get=" + strings.Join(names, ",")
+	if err := c.do(ctx, "GET", c.REST, path, nil, &ms); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, m := range ms {
+		out[m.ID] = m.Value
+	}
+	return out, nil
+}
+
+// Cancel cancels a job.
+func (c *Client) Cancel(ctx context.Context, id string) error {
+	return c.do(ctx, "PATCH", c.REST, "/jobs/"+pathEscape(id)+"?mode=cancel", nil, nil)
+}
+
+// Status is what a flink step shows of one job: the fields of the result
+// value documented in the runtime's README.
+type Status struct {
+	JobID       string
+	Name        string
+	State       string
+	Type        string
+	StartTime   time.Time
+	Duration    time.Duration
+	Restarts    int64
+	Vertices    []VertexStatus
+	Checkpoints CheckpointStatus
+	Exceptions  []ExceptionStatus
+}
+
+// VertexStatus is one vertex with its record counters.
+type VertexStatus struct {
+	Name       string
+	Status     string
+	RecordsIn  int64
+	RecordsOut int64
+}
+
+// CheckpointStatus sums up a job's checkpoints.
+type CheckpointStatus struct {
+	Completed, Failed, InProgress, Restored int64
+	// LatestID is 0 when no checkpoint completed.
+	LatestID   int64
+	LatestTime time.Time
+}
+
+// ExceptionStatus is one exception of the job's history.
+type ExceptionStatus struct {
+	Time     time.Time
+	Name     string
+	Task     string
+	Location string
+	// Message is the exception chain without stack frames.
+	Message string
+}
+
+// What a Status may include.
+const (
+	ShowState       = "state"
+	ShowVertices    = "vertices"
+	ShowCheckpoints = "checkpoints"
+	ShowRestarts    = "restarts"
+	ShowExceptions  = "exceptions"
+)
+
+// DefaultMaxExceptions is how many exceptions the runtime asks for.
+const DefaultMaxExceptions = 10
+
+// JobStatus assembles a job's Status from the REST API. show lists the
+// parts wanted (ShowState etc.); the job itself is always fetched, the rest
+// only when asked for. At most maxExceptions exceptions are kept.
+func (c *Client) JobStatus(ctx context.Context, id string, show []string, maxExceptions int) (*Status, error) {
+	want := map[string]bool{}
+	for _, s := range show {
+		want[s] = true
+	}
+	j, err := c.Job(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{JobID: j.ID, Name: j.Name, State: j.State, Type: j.Type,
+		StartTime: millis(j.StartTime), Duration: time.Duration(j.Duration) * time.Millisecond}
+	if want[ShowVertices] {
+		for _, v := range j.Vertices {
+			st.Vertices = append(st.Vertices, VertexStatus{Name: v.Name, Status: v.Status,
+				RecordsIn: v.Metrics.ReadRecords, RecordsOut: v.Metrics.WriteRecords})
+		}
+	}
+	if want[ShowCheckpoints] {
+		cp, err := c.Checkpoints(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		st.Checkpoints = CheckpointStatus{Completed: cp.Counts.Completed, Failed: cp.Counts.Failed,
+			InProgress: cp.Counts.InProgress, Restored: cp.Counts.Restored}
+		if l := cp.Latest.Completed; l != nil {
+			st.Checkpoints.LatestID = l.ID
+			st.Checkpoints.LatestTime = millis(l.LatestAckTimestamp)
+		}
+	}
+	if want[ShowRestarts] {
+		ms, err := c.JobMetrics(ctx, id, "numRestarts")
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := ms["numRestarts"]; ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("numRestarts of job %s is %q, not a number", id, v)
+			}
+			st.Restarts = n
+		}
+	}
+	if want[ShowExceptions] {
+		ex, err := c.Exceptions(ctx, id, maxExceptions)
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range ex.History.Entries {
+			if maxExceptions > 0 && i >= maxExceptions {
+				break
+			}
+			es := ExceptionStatus{Time: millis(e.Timestamp), Name: e.Name, Task: e.TaskName,
+				Location: e.Location, Message: firstLines(ExceptionChain(e.Stack), 12)}
+			for _, cc := range e.Concurrent {
+				if es.Task == "" {
+					es.Task, es.Location = cc.TaskName, cc.Location
+				}
+				if m := firstLines(ExceptionChain(cc.Stack), 6); m != "" && !strings.Contains(es.Message, m) {
+					es.Message += "\n" + m
+				}
+			}
+			st.Exceptions = append(st.Exceptions, es)
+		}
+	}
+	return st, nil
+}
+
+func millis(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… (%d more lines)", len(lines)-n)
+}

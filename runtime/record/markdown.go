@@ -1,0 +1,334 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// DefaultMaxCell bounds a table cell in record.md when Limits.MaxCell is 0.
+const DefaultMaxCell = 120
+
+// Markdown renders the record as the runbook with its results filled in.
+func Markdown(r *Record) []byte {
+	var b bytes.Buffer
+	w := &b
+	title := r.Lab.Title
+	if title == "" {
+		title = r.Lab.Name
+	}
+	fmt.Fprintf(w, "# Lab record: %s\n\n", title)
+	status := r.Status
+	switch r.Status {
+	case RunRunning:
+		status = "in progress (or stopped before it could say so)"
+	case RunInterrupted:
+		status = "interrupted; `labgen run --resume` continues it"
+	}
+	fmt.Fprintf(w, "Lab `%s`, record `%s`: %s.\n\n", r.Lab.Name, r.ID, status)
+
+	var head [][]string
+	head = append(head, []string{"Lab", fmt.Sprintf("%s (%s)", r.Lab.Name, r.Lab.Hash)})
+	head = append(head, []string{"Started", stamp(r.Started)})
+	if r.Ended != nil {
+		head = append(head, []string{"Ended", fmt.Sprintf("%s (%s)", stamp(*r.Ended), Duration(r.Ended.Sub(r.Started).Milliseconds()))})
+	}
+	if len(r.Sessions) > 1 {
+		var ss []string
+		for _, s := range r.Sessions {
+			ss = append(ss, fmt.Sprintf("%s %s", stamp(s.Started), s.Status))
+		}
+		head = append(head, []string{"Runs", strings.Join(ss, "; ")})
+	}
+	head = append(head, []string{"labgen", r.Labgen})
+	head = append(head, []string{"Seed", fmt.Sprint(r.Seed)})
+	var vars []string
+	for _, v := range r.Variables {
+		s := fmt.Sprintf("%s = %s", v.Name, compactJSON(v.Value))
+		if v.Source != "" && v.Source != "default" {
+			s += " (" + v.Source + ")"
+		}
+		vars = append(vars, s)
+	}
+	if len(vars) > 0 {
+		head = append(head, []string{"Variables", strings.Join(vars, ", ")})
+	}
+	var imgs []string
+	for _, i := range r.Images {
+		imgs = append(imgs, fmt.Sprintf("%s `%s`", i.Component, i.Image))
+	}
+	if len(imgs) > 0 {
+		head = append(head, []string{"Images", strings.Join(imgs, ", ")})
+	}
+	for _, j := range r.Jobs {
+		v := j.How
+		if j.ID != "" {
+			v = fmt.Sprintf("`%s` (%s)", j.ID, j.How)
+		}
+		if j.Error != "" {
+			v += ": " + oneLine(j.Error)
+		}
+		head = append(head, []string{"Flink job " + j.Name, v})
+	}
+	for _, e := range r.Endpoints {
+		head = append(head, []string{e.Name, "`" + e.Address + "`"})
+	}
+	lim := r.Limits
+	head = append(head, []string{"Limits", fmt.Sprintf("query output: %d rows unless a step says otherwise, %s of rows; table cells cut at %d characters; step timeout %s",
+		lim.MaxRows, bytesText(lim.MaxBytes), maxCell(lim), lim.StepTimeout)})
+	writeTable(w, []string{"", ""}, head, 0)
+	fmt.Fprintln(w)
+
+	c := r.Count()
+	fmt.Fprintf(w, "**%d steps: %d ok, %d failed, %d timed out, %d skipped. Expectations: %d held, %d not held.**\n",
+		c.Steps, c.OK, c.Errors, c.TimedOut, c.Skipped, c.Held, c.NotHeld)
+	for _, e := range r.Experiments {
+		writeExperiment(w, e, lim)
+	}
+	if pending := pendingExperiments(r); len(pending) > 0 {
+		fmt.Fprintf(w, "\n---\n\nNot run yet: %s.\n", strings.Join(pending, ", "))
+	}
+	return b.Bytes()
+}
+
+func pendingExperiments(r *Record) []string {
+	var out []string
+	for _, n := range r.Selected {
+		if r.Experiment(n) == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func writeExperiment(w io.Writer, e *Experiment, lim Limits) {
+	fmt.Fprintf(w, "\n## %02d %s\n\n", e.Number, e.Title)
+	if e.Question != "" {
+		fmt.Fprintf(w, "**Question.** %s\n\n", e.Question)
+	}
+	if e.Intro != "" {
+		fmt.Fprintf(w, "%s\n\n", e.Intro)
+	}
+	if e.Status == ExpSkipped {
+		fmt.Fprintf(w, "**Skipped:** %s\n", e.Skipped)
+		return
+	}
+	for i, s := range e.Steps {
+		writeStep(w, i+1, s, lim)
+	}
+	if n := e.Total - len(e.Steps); n > 0 {
+		fmt.Fprintf(w, "\n*%d more step(s) not run yet: the run stopped here.*\n", n)
+	}
+	if len(e.Record) > 0 {
+		fmt.Fprintf(w, "\n**To record:** %s.\n", strings.Join(e.Record, "; "))
+	}
+	if e.Expected != "" {
+		fmt.Fprintf(w, "\n**Expected.** %s\n", e.Expected)
+	}
+	if e.Interpretation != "" {
+		fmt.Fprintf(w, "\n**Interpretation.** %s\n", e.Interpretation)
+	}
+}
+
+func writeStep(w io.Writer, n int, s *Step, lim Limits) {
+	title := s.Title
+	if title == "" {
+		title = s.Name
+	}
+	fmt.Fprintf(w, "\n### %d. %s\n\n", n, title)
+	if s.Kind == "note" {
+		fmt.Fprintf(w, "%s\n", s.Note)
+		return
+	}
+	if s.Text != "" {
+		fmt.Fprintf(w, "%s\n\n", s.Text)
+	}
+	line := fmt.Sprintf("Step `%s` (%s)", s.Name, s.Kind)
+	if s.Ran != nil && s.Ran.Endpoint != "" {
+		line += fmt.Sprintf(" on `%s`", s.Ran.Endpoint)
+	}
+	if !s.Started.IsZero() && s.Status != StatusSkipped {
+		line += fmt.Sprintf(", started %s, took %s", stamp(s.Started), Duration(s.DurationMS))
+	}
+	if s.Attempts > 0 {
+		line += fmt.Sprintf(", %d run(s)", s.Attempts)
+	}
+	fmt.Fprintf(w, "%s: **%s**.\n", line, statusWord(s.Status))
+	if s.Skipped != "" {
+		fmt.Fprintf(w, "\nSkipped: %s\n", s.Skipped)
+	}
+	if r := s.Ran; r != nil {
+		if r.Detail != "" {
+			fmt.Fprintf(w, "\n%s\n", r.Detail)
+		}
+		if r.SQL != "" {
+			fmt.Fprintf(w, "\n```sql\n%s\n```\n", strings.TrimSpace(r.SQL))
+		}
+		if r.Command != "" {
+			fmt.Fprintf(w, "\n```\n%s\n```\n", strings.TrimSpace(r.Command))
+		}
+	}
+	if o := s.Output; o != nil {
+		for _, t := range o.Tables {
+			fmt.Fprintln(w)
+			if t.Title != "" {
+				fmt.Fprintf(w, "%s:\n\n", t.Title)
+			}
+			if len(t.Rows) == 0 {
+				fmt.Fprintf(w, "(no rows; columns: %s)\n", strings.Join(t.Columns, ", "))
+				continue
+			}
+			writeTable(w, t.Columns, t.Rows, maxCell(lim))
+		}
+		if o.Text != "" {
+			fmt.Fprintf(w, "\n```\n%s\n```\n", strings.TrimRight(o.Text, "\n"))
+		}
+		for _, note := range o.Notes {
+			fmt.Fprintf(w, "\n*%s*\n", note)
+		}
+	}
+	if len(s.Captures) > 0 {
+		fmt.Fprintln(w)
+		for _, c := range s.Captures {
+			if c.Error != "" {
+				fmt.Fprintf(w, "- Captured `%s` = nothing: %s\n", c.Name, c.Error)
+				continue
+			}
+			fmt.Fprintf(w, "- Captured `%s` = `%s`\n", c.Name, c.Display)
+		}
+	}
+	if len(s.Expectations) > 0 {
+		fmt.Fprintln(w)
+		for _, x := range s.Expectations {
+			switch {
+			case x.Error != "":
+				fmt.Fprintf(w, "- Expectation not evaluated: %s (`%s`: %s)\n", x.Message, x.Condition, x.Error)
+			case x.Held:
+				fmt.Fprintf(w, "- Expectation held: %s\n", x.Message)
+			default:
+				fmt.Fprintf(w, "- Expectation **not held**: %s (`%s`)\n", x.Message, x.Condition)
+			}
+		}
+	}
+	if s.Error != "" {
+		fmt.Fprintf(w, "\nError:\n\n```\n%s\n```\n", strings.TrimRight(s.Error, "\n"))
+	}
+}
+
+func statusWord(s string) string {
+	switch s {
+	case StatusOK:
+		return "ok"
+	case StatusError:
+		return "failed"
+	case StatusTimedOut:
+		return "timed out"
+	case StatusSkipped:
+		return "skipped"
+	}
+	return s
+}
+
+// writeTable writes a Markdown table through tablewriter. Cells are made
+// safe for one table row (| escaped, newlines shown as ⏎) and cut at
+// maxCell characters (0: no cut).
+func writeTable(w io.Writer, header []string, rows [][]string, maxCell int) {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewMarkdown()),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+	hs := make([]any, len(header))
+	for i, h := range header {
+		hs[i] = Cell(h, maxCell)
+	}
+	t.Header(hs...)
+	for _, r := range rows {
+		cells := make([]string, len(header))
+		for i := range cells {
+			if i < len(r) {
+				cells[i] = Cell(r[i], maxCell)
+			}
+		}
+		_ = t.Append(cells)
+	}
+	_ = t.Render()
+}
+
+// Cell makes s fit one Markdown table cell.
+func Cell(s string, max int) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\n", " ⏎ ")
+	s = strings.ReplaceAll(s, "\t", " ")
+	if max > 0 && utf8.RuneCountInString(s) > max {
+		rs := []rune(s)
+		s = string(rs[:max]) + "…"
+	}
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return s
+}
+
+func maxCell(l Limits) int {
+	if l.MaxCell > 0 {
+		return l.MaxCell
+	}
+	return DefaultMaxCell
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05Z")
+}
+
+// Duration shows milliseconds for a reader: 12 ms, 4.2 s, 3m05s.
+func Duration(ms int64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%d ms", ms)
+	case ms < 60_000:
+		return fmt.Sprintf("%.1f s", float64(ms)/1000)
+	}
+	d := time.Duration(ms) * time.Millisecond
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+func bytesText(n int) string {
+	switch {
+	case n <= 0:
+		return "no byte limit"
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func compactJSON(b json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	return buf.String()
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

@@ -1,0 +1,376 @@
+// Package record is the lab record: what a run of a lab's experiments
+// observed, kept as record.json (the data, read back by --resume, record
+// show and record diff) and record.md (the same, as the runbook with its
+// results filled in, ready to publish).
+//
+// Both files are rewritten atomically (a temporary file renamed over the
+// old one) after every finished step, so a run killed at any point leaves
+// every finished step on disk and a record that parses.
+//
+// Secrets never reach the files: endpoints are stored already masked, and
+// Write replaces every secret value the Masker knows (passwords from .env,
+// a DSN's password) with ****, in the JSON and in the Markdown.
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Format is the version of record.json's layout.
+const Format = 1
+
+// Record statuses.
+const (
+	RunRunning     = "running"
+	RunFinished    = "finished"
+	RunInterrupted = "interrupted"
+	// RunStopped marks a session found still "running" by a later
+	// --resume: it was killed or crashed without a word.
+	RunStopped = "stopped without a word (killed?)"
+)
+
+// Step statuses. Only StatusError counts as a failed step (exit code 3); a
+// wait that timed out is an observation, and a skipped step says why.
+const (
+	StatusOK       = "ok"
+	StatusError    = "error"
+	StatusTimedOut = "timed_out"
+	StatusSkipped  = "skipped"
+)
+
+// Experiment statuses.
+const (
+	ExpRunning = "running"
+	ExpDone    = "done"
+	ExpSkipped = "skipped"
+)
+
+// Record is one run of a lab (with its resumptions).
+type Record struct {
+	Format int    `json:"format"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Lab    Lab    `json:"lab"`
+	// Variables as lab.json resolved them.
+	Variables []Variable `json:"variables"`
+	Seed      int64      `json:"seed"`
+	Labgen    string     `json:"labgen_version"`
+	Images    []Image    `json:"images"`
+	Jobs      []Job      `json:"jobs,omitempty"`
+	Endpoints []Endpoint `json:"endpoints"`
+	Limits    Limits     `json:"limits"`
+	// Selected names the experiments this record runs, in order.
+	Selected []string   `json:"selected"`
+	Started  time.Time  `json:"started"`
+	Ended    *time.Time `json:"ended,omitempty"`
+	// Sessions are the runs that wrote this record: the first and each
+	// --resume.
+	Sessions    []Session     `json:"sessions"`
+	Experiments []*Experiment `json:"experiments"`
+}
+
+// Lab identifies the lab directory that ran.
+type Lab struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	// Hash is sha256 of the lab's lab.json ("sha256:…").
+	Hash string `json:"hash"`
+	Dir  string `json:"dir,omitempty"`
+}
+
+// Variable is one lab variable's value (JSON) and where it came from.
+type Variable struct {
+	Name   string          `json:"name"`
+	Value  json.RawMessage `json:"value"`
+	Source string          `json:"source,omitempty"`
+}
+
+// Image is a component's container image.
+type Image struct {
+	Component string `json:"component"`
+	Image     string `json:"image"`
+}
+
+// Job is a Flink job of the lab as this run found or submitted it.
+type Job struct {
+	Name string `json:"name"`
+	Mode string `json:"mode"`
+	ID   string `json:"id,omitempty"`
+	// How: "running" (found running), "submitted" (by this run),
+	// "failed" (submission failed), "unavailable", "not submitted".
+	How   string `json:"how"`
+	Error string `json:"error,omitempty"`
+}
+
+// Endpoint is a service the run talked to, with secrets masked.
+type Endpoint struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+}
+
+// Limits bound what a record keeps of each output.
+type Limits struct {
+	// MaxRows is the default row limit of a query step (a step's max_rows
+	// wins).
+	MaxRows int `json:"max_rows"`
+	// MaxBytes bounds a query's kept rows, measured as JSON.
+	MaxBytes int `json:"max_bytes"`
+	// MaxCell bounds one table cell in record.md, in characters.
+	MaxCell int `json:"max_cell"`
+	// QueryTimeout is the default timeout of a step.
+	StepTimeout string `json:"step_timeout"`
+}
+
+// Session is one labgen run that wrote to the record.
+type Session struct {
+	Started time.Time  `json:"started"`
+	Ended   *time.Time `json:"ended,omitempty"`
+	Status  string     `json:"status"`
+	Command string     `json:"command,omitempty"`
+}
+
+// Experiment is one experiment and its finished steps.
+type Experiment struct {
+	Name           string   `json:"name"`
+	Number         int      `json:"number"`
+	Title          string   `json:"title"`
+	Question       string   `json:"question,omitempty"`
+	Intro          string   `json:"intro,omitempty"`
+	Record         []string `json:"record,omitempty"`
+	Expected       string   `json:"expected,omitempty"`
+	Interpretation string   `json:"interpretation,omitempty"`
+	Status         string   `json:"status"`
+	// Skipped says why the experiment did not run.
+	Skipped string `json:"skipped,omitempty"`
+	// Total is the number of steps the experiment has.
+	Total int     `json:"total_steps"`
+	Steps []*Step `json:"steps"`
+}
+
+// Step is one finished step.
+type Step struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	Title string `json:"title,omitempty"`
+	Text  string `json:"text,omitempty"`
+	// Note is the text of a note step.
+	Note         string        `json:"note,omitempty"`
+	Ran          *Ran          `json:"ran,omitempty"`
+	Started      time.Time     `json:"started"`
+	DurationMS   int64         `json:"duration_ms"`
+	Status       string        `json:"status"`
+	Output       *Output       `json:"output,omitempty"`
+	Captures     []Capture     `json:"captures,omitempty"`
+	Expectations []Expectation `json:"expectations,omitempty"`
+	// Error is the failure, verbatim from the service where there was one.
+	Error string `json:"error,omitempty"`
+	// Skipped says why the step did not run.
+	Skipped string `json:"skipped,omitempty"`
+	// Attempts counts the runs of a re-run step (wait … until).
+	Attempts int `json:"attempts,omitempty"`
+	// Counts are the numbers record diff compares (rows, messages, …).
+	Counts map[string]int64 `json:"counts,omitempty"`
+}
+
+// Ran says what a step did, as sent.
+type Ran struct {
+	// What: "mysql", "clickhouse", "kafka", "flink", "compose", "lab",
+	// "wait".
+	What     string `json:"what"`
+	Endpoint string `json:"endpoint,omitempty"`
+	// SQL is the statement as sent (secrets masked).
+	SQL string `json:"sql,omitempty"`
+	// Command is a command line or request, e.g. "docker compose … stop
+	// taskmanager", "GET /jobs/{id}".
+	Command string `json:"command,omitempty"`
+	// Detail is a readable summary: "messages of key … in topic …".
+	Detail string `json:"detail,omitempty"`
+}
+
+// Output is a step's visible result: tables, text, or both.
+type Output struct {
+	Tables []Table `json:"tables,omitempty"`
+	// Text is output that is not a table (command output).
+	Text string `json:"text,omitempty"`
+	// Notes say what was left out and why (the limits applied).
+	Notes     []string `json:"notes,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"`
+}
+
+// Table is one table of an output.
+type Table struct {
+	// Title is shown above the table when set.
+	Title   string     `json:"title,omitempty"`
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+}
+
+// Capture is a value captured from a step's result.
+type Capture struct {
+	Name string `json:"name"`
+	Expr string `json:"expr"`
+	// Value is the cty value with its type (ctyjson.SimpleJSONValue);
+	// empty when the capture failed.
+	Value json.RawMessage `json:"value,omitempty"`
+	// Display is the value as the record shows it.
+	Display string `json:"display,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Expectation is an expect block's outcome.
+type Expectation struct {
+	Message   string `json:"message"`
+	Condition string `json:"condition"`
+	Held      bool   `json:"held"`
+	// Error is set when the condition could not be evaluated (then Held is
+	// false).
+	Error string `json:"error,omitempty"`
+}
+
+// Experiment returns the named experiment, or nil.
+func (r *Record) Experiment(name string) *Experiment {
+	for _, e := range r.Experiments {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// Counts of a record's steps by status.
+type Counts struct {
+	Steps, OK, Errors, TimedOut, Skipped int
+	Held, NotHeld                        int
+}
+
+// Count sums up the record.
+func (r *Record) Count() Counts {
+	var c Counts
+	for _, e := range r.Experiments {
+		for _, s := range e.Steps {
+			c.Steps++
+			switch s.Status {
+			case StatusOK:
+				c.OK++
+			case StatusError:
+				c.Errors++
+			case StatusTimedOut:
+				c.TimedOut++
+			case StatusSkipped:
+				c.Skipped++
+			}
+			for _, x := range s.Expectations {
+				if x.Held {
+					c.Held++
+				} else {
+					c.NotHeld++
+				}
+			}
+		}
+	}
+	for _, j := range r.Jobs {
+		if j.How == "failed" {
+			c.Errors++
+		}
+	}
+	return c
+}
+
+// Failed tells whether any step (or job submission) ended in an error.
+func (r *Record) Failed() bool { return r.Count().Errors > 0 }
+
+// Paths of a record's files in its directory.
+const (
+	JSONName     = "record.json"
+	MarkdownName = "record.md"
+)
+
+// Write puts record.json and record.md into dir atomically, secrets
+// masked.
+func Write(dir string, r *Record, m *Masker) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	j, err := Marshal(r)
+	if err != nil {
+		return err
+	}
+	md := Markdown(r)
+	if m != nil {
+		j = m.MaskJSON(j)
+		md = m.Mask(md)
+	}
+	if err := writeAtomic(filepath.Join(dir, JSONName), j); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, MarkdownName), md)
+}
+
+// Marshal encodes the record as indented JSON.
+func Marshal(r *Record) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename this is a no-op
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Read reads a record from its record.json or its directory.
+func Read(path string) (*Record, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, JSONName)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s is not a lab record: %w", path, err)
+	}
+	if r.Format != Format {
+		return nil, fmt.Errorf("%s is a lab record of format %d; this labgen reads format %d", path, r.Format, Format)
+	}
+	return &r, nil
+}
+
+// Dir is the directory of a record path (the directory itself or its
+// record.json / record.md).
+func Dir(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return path
+	}
+	return filepath.Dir(path)
+}

@@ -1,0 +1,207 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgen/labgen/runtime/compose"
+	"github.com/labgen/labgen/runtime/flinkapi"
+	"github.com/labgen/labgen/runtime/flinkapi/flinktest"
+	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/schemas"
+)
+
+func init() { flinkapi.PollInterval = time.Millisecond }
+
+func x(src string) schemas.Expr { return schemas.Expr{Source: src, Text: src} }
+
+// writeLab writes lab.json (and the given extra files) into a new
+// directory, as render would.
+func writeLab(t *testing.T, l *schemas.Lab, files map[string]string) *Lab {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := schemas.MarshalLab(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["lab.json"] = string(b)
+	for p, s := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lab, err := LoadLab(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lab
+}
+
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "flinkapi", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// standInDocker puts a docker on PATH that logs its arguments.
+func standInDocker(t *testing.T) (log string) {
+	t.Helper()
+	bin := t.TempDir()
+	log = filepath.Join(bin, "args.log")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"" + log + "\"\nfor a; do last=$a; done\necho \" Container flinky-$last-1  done\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
+}
+
+// TestFlinkSteps runs a worker-recovery-like experiment against answers
+// recorded from Flink 1.20.1: the streaming job is submitted through the
+// SQL gateway, a wait re-runs a flink step until checkpoints complete,
+// compose stops and starts the TaskManager (stand-in docker), and the
+// bounded job runs to FINISHED.
+func TestFlinkSteps(t *testing.T) {
+	srv := flinktest.Replay(t, "flink-1.20.1/streaming.json", "flink-1.20.1/batch.json")
+	log := standInDocker(t)
+	l := &schemas.Lab{Name: "flinky", Title: "Flink steps", Seed: 1,
+		Stack: &schemas.Stack{Flink: &schemas.Flink{Version: "1.20.1", Image: "flink:1.20.1-scala_2.12-java17"}},
+		Jobs: []*schemas.Job{
+			{Name: "order_wide", Mode: schemas.ModeStreaming},
+			{Name: "hourly_sales", Mode: schemas.ModeBatch},
+			{Name: "lake_audit", Mode: schemas.ModeBatch, Unavailable: "reads fluss, which the stack does not run"},
+		},
+		Experiments: []*schemas.Experiment{{Name: "recovery", Number: 6, Title: "Recover", Steps: []*schemas.Step{
+			{Name: "before", Kind: schemas.StepFlink, Flink: &schemas.FlinkStep{Job: "order_wide", Show: []string{"state", "checkpoints", "restarts"}},
+				Captures: []*schemas.Capture{{Name: "checkpoints", Expr: x("result.checkpoints.completed")}},
+				Expects:  []*schemas.Expect{{Condition: x(`result.state == "RUNNING" && result.restarts == 0`), Message: "The job runs."}}},
+			{Name: "checkpointed", Kind: schemas.StepWait, Wait: &schemas.WaitStep{Rerun: "before", Until: ptr(x("result.checkpoints.completed >= 3 && result.vertices[0].records_out > 0")), Interval: "100ms", Timeout: "1m"}},
+			{Name: "after", Kind: schemas.StepFlink, Flink: &schemas.FlinkStep{Job: "order_wide", Show: []string{"state", "vertices", "checkpoints"}},
+				Expects: []*schemas.Expect{{Condition: x("result.vertices[0].records_out > 0 && result.checkpoints.completed > step.before.checkpoints"), Message: "Records flow and checkpoints complete."}}},
+			{Name: "stop", Kind: schemas.StepCompose, Compose: &schemas.ComposeStep{Action: "stop", Service: "taskmanager"}},
+			{Name: "start", Kind: schemas.StepCompose, Compose: &schemas.ComposeStep{Action: "start", Service: "taskmanager"}},
+			{Name: "batch", Kind: schemas.StepLab, Lab: &schemas.LabStep{Action: "batch"},
+				Expects: []*schemas.Expect{{Condition: x(`result.passed && result.jobs[0].state == "FINISHED"`), Message: "The bounded job finished."}}},
+		}}},
+	}
+	lab := writeLab(t, l, map[string]string{
+		"compose.yaml":               "services: {}\n",
+		"sql/flink/order_wide.sql":   fixture(t, "streaming.sql"),
+		"sql/flink/hourly_sales.sql": fixture(t, "batch.sql"),
+	})
+	c, err := compose.New(lab.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(Options{Lab: lab, Endpoints: Endpoints{Flink: srv.REST, Gateway: srv.Gateway}, Compose: c, SubmitJobs: true, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Jobs) != 1 || rec.Jobs[0].How != "submitted" || len(rec.Jobs[0].ID) != 32 {
+		t.Fatalf("jobs: %+v", rec.Jobs)
+	}
+	steps := rec.Experiments[0].Steps
+	status := map[string]*record.Step{}
+	for _, s := range steps {
+		status[s.Name] = s
+		if s.Status != record.StatusOK {
+			t.Errorf("step %s: %s %s", s.Name, s.Status, s.Error)
+		}
+		for _, e := range s.Expectations {
+			if !e.Held {
+				t.Errorf("step %s: expectation %q not held (%s)", s.Name, e.Message, e.Error)
+			}
+		}
+	}
+	if c := status["before"].Captures; len(c) != 1 || c[0].Display != "0" {
+		t.Errorf("captured checkpoints: %+v", c)
+	}
+	if status["checkpointed"].Attempts < 2 {
+		t.Errorf("the wait did not re-run: %d runs", status["checkpointed"].Attempts)
+	}
+	out := status["after"].Output
+	if out == nil {
+		t.Fatal("after: no output")
+	}
+	if len(out.Tables) != 2 || out.Tables[1].Title != "Vertices" || !strings.HasPrefix(out.Tables[1].Rows[0][0], "Source: orders_gen") {
+		t.Errorf("after: %+v", out.Tables)
+	}
+	b, _ := os.ReadFile(log)
+	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(calls) != 2 || !strings.HasSuffix(calls[0], "compose.yaml stop taskmanager") || !strings.HasSuffix(calls[1], "compose.yaml start taskmanager") {
+		t.Errorf("docker calls: %q", calls)
+	}
+	if status["stop"].Ran.Command != "docker compose stop taskmanager" || !strings.Contains(status["stop"].Output.Text, "flinky-taskmanager-1") {
+		t.Errorf("stop: %+v %+v", status["stop"].Ran, status["stop"].Output)
+	}
+	batch := status["batch"]
+	if batch.Output == nil || batch.Ran == nil {
+		t.Fatalf("batch: %+v", batch)
+	}
+	if rows := batch.Output.Tables[0].Rows; len(rows) != 1 || rows[0][0] != "hourly_sales" || rows[0][2] != "FINISHED" {
+		t.Errorf("batch: %+v", batch.Output.Tables)
+	}
+	if !strings.Contains(batch.Ran.SQL, "SET 'table.dml-sync' = 'true'") {
+		t.Errorf("batch SQL: %s", batch.Ran.SQL)
+	}
+	md, _ := os.ReadFile(filepath.Join(r.Dir(), record.MarkdownName))
+	for _, want := range []string{"| Flink job order_wide | `" + rec.Jobs[0].ID + "` (submitted)", "| state       | RUNNING", "Vertices:"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("record.md lacks %q", want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestFailedSubmissionAndMissingDocker: a job whose statement Flink
+// rejects is recorded with Flink's words, the flink step that needs it
+// fails saying which jobs exist, and a compose step without Docker says
+// what is missing.
+func TestFailedSubmissionAndMissingDocker(t *testing.T) {
+	// batch.json answers the job list (order_wide runs there).
+	srv := flinktest.Replay(t, "flink-1.20.1/errors.json", "flink-1.20.1/batch.json")
+	l := &schemas.Lab{Name: "broken", Seed: 1, Stack: &schemas.Stack{Flink: &schemas.Flink{}},
+		Jobs: []*schemas.Job{{Name: "broken", Mode: schemas.ModeStreaming}},
+		Experiments: []*schemas.Experiment{{Name: "e", Number: 1, Title: "E", Steps: []*schemas.Step{
+			{Name: "stop", Kind: schemas.StepCompose, Compose: &schemas.ComposeStep{Action: "stop", Service: "taskmanager"}},
+		}}},
+	}
+	lab := writeLab(t, l, map[string]string{"sql/flink/broken.sql": "SELECT * FROM no_such_table;\n"})
+	r, err := New(Options{Lab: lab, Endpoints: Endpoints{Flink: srv.REST, Gateway: srv.Gateway}, SubmitJobs: true,
+		ComposeErr: errors.New("Docker is needed to run the lab's services, and no docker command was found on PATH.")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := rec.Jobs[0]
+	if j.How != "failed" || !strings.Contains(j.Error, "Object 'no_such_table' not found") {
+		t.Errorf("job: %+v", j)
+	}
+	s := rec.Experiments[0].Steps[0]
+	if s.Status != record.StatusError || !strings.HasPrefix(s.Error, "Docker is needed") {
+		t.Errorf("compose step: %+v", s)
+	}
+	if !rec.Failed() {
+		t.Error("the record does not count the failures")
+	}
+}

@@ -1,0 +1,513 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/labgen/labgen/runtime/flinkapi"
+	"github.com/labgen/labgen/runtime/kafkaread"
+	"github.com/labgen/labgen/runtime/query"
+	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/schemas"
+	"github.com/labgen/labgen/sqlread"
+)
+
+// outcome is what executing a step produced.
+type outcome struct {
+	ran    *record.Ran
+	value  cty.Value // cty.NilVal when the step has no result
+	output *record.Output
+	counts map[string]int64
+	err    error
+	// status overrides ok / error (a wait that timed out).
+	status   string
+	attempts int
+}
+
+func mysqlParse(dsn string) (string, error) {
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return "", err
+	}
+	return cfg.Passwd, nil
+}
+
+// runStep runs one step with its captures and expectations.
+func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.Step) *record.Step {
+	start := r.now()
+	rs := &record.Step{Name: s.Name, Kind: s.Kind, Title: s.Title, Text: s.Text, Note: s.Note, Started: start.UTC()}
+	out := r.execute(ctx, e, s)
+	rs.DurationMS = r.now().Sub(start).Milliseconds()
+	if ctx.Err() != nil {
+		return rs
+	}
+	rs.Ran, rs.Output, rs.Counts, rs.Attempts = out.ran, out.output, out.counts, out.attempts
+	rs.Status = record.StatusOK
+	if out.status != "" {
+		rs.Status = out.status
+	}
+	if out.err != nil {
+		rs.Status = record.StatusError
+		rs.Error = out.err.Error()
+	}
+	if out.value != cty.NilVal && rs.Status != record.StatusError {
+		for _, c := range s.Captures {
+			rc := record.Capture{Name: c.Name, Expr: c.Expr.Source}
+			v, diags := eval(c.Expr, r.evalCtx(e.Name, out.value))
+			switch {
+			case diags.HasErrors():
+				rc.Error = diagText(diags)
+			case v.IsNull():
+				rc.Error = "the value is null"
+			case !v.IsWhollyKnown():
+				rc.Error = "the value is not known"
+			}
+			if rc.Error == "" {
+				b, err := json.Marshal(ctyjson.SimpleJSONValue{Value: v})
+				if err != nil {
+					rc.Error = "the value cannot be stored: " + err.Error()
+				} else {
+					rc.Value, rc.Display = b, Display(v)
+					r.caps.Set(e.Name, s.Name, c.Name, v)
+				}
+			}
+			if rc.Error != "" {
+				r.missing[key(e.Name, s.Name, c.Name)] = fmt.Sprintf("step %s's capture found nothing (%s)", s.Name, rc.Error)
+				rs.Status = record.StatusError
+				msg := fmt.Sprintf("capture %s found nothing: `%s` gave %s", c.Name, c.Expr.Source, rc.Error)
+				if n, ok := out.counts["rows"]; ok {
+					msg += fmt.Sprintf(" (the query returned %d rows)", n)
+				}
+				rs.Error = joinErr(rs.Error, msg)
+			}
+			rs.Captures = append(rs.Captures, rc)
+		}
+	} else {
+		r.missingAll(e.Name, s, fmt.Sprintf("step %s failed", s.Name))
+	}
+	for _, x := range s.Expects {
+		rx := record.Expectation{Message: x.Message, Condition: x.Condition.Source}
+		if out.value == cty.NilVal {
+			rx.Error = "the step has no result to check"
+		} else if missing := r.unmetRefs(e, x.Condition.Source); missing != "" {
+			rx.Error = missing
+		} else {
+			v, diags := eval(x.Condition, r.evalCtx(e.Name, out.value))
+			switch {
+			case diags.HasErrors():
+				rx.Error = diagText(diags)
+			case v.IsNull() || !v.IsKnown() || v.Type() != cty.Bool:
+				rx.Error = "the condition is not true or false"
+			default:
+				rx.Held = v.True()
+			}
+		}
+		rs.Expectations = append(rs.Expectations, rx)
+	}
+	rs.Error = r.masker.MaskString(rs.Error)
+	return rs
+}
+
+func joinErr(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
+
+// unmetRefs is unmet for one expression.
+func (r *Runner) unmetRefs(e *schemas.Experiment, src string) string {
+	var whys []string
+	for _, ref := range refsOf(src, e.Name) {
+		if _, ok := r.caps[ref.Exp][ref.Step][ref.Name]; !ok {
+			whys = append(whys, ref.Text+" was not captured")
+		}
+	}
+	return strings.Join(whys, "; ")
+}
+
+func (r *Runner) stepTimeout(s *schemas.Step, def time.Duration) time.Duration {
+	if d := schemas.ParseDuration(s.Timeout); d > 0 {
+		return d
+	}
+	return def
+}
+
+// execute runs a step's action without captures and expectations (wait
+// re-runs use it too).
+func (r *Runner) execute(ctx context.Context, e *schemas.Experiment, s *schemas.Step) (out outcome) {
+	defer func() {
+		// A bug in one step must not lose the record of the others.
+		if p := recover(); p != nil {
+			out = outcome{err: fmt.Errorf("internal error in labgen while running this step: %v (please report it)", p)}
+		}
+	}()
+	switch s.Kind {
+	case schemas.StepQuery:
+		return r.runQuery(ctx, e, s)
+	case schemas.StepKafka:
+		return r.runKafka(ctx, e, s)
+	case schemas.StepFlink:
+		return r.runFlink(ctx, s)
+	case schemas.StepCompose:
+		return r.runCompose(ctx, s)
+	case schemas.StepLab:
+		if s.Lab != nil && s.Lab.Action == "batch" {
+			return r.runBatch(ctx, s)
+		}
+		return r.runSmoke(ctx, s)
+	case schemas.StepWait:
+		return r.runWait(ctx, e, s)
+	case schemas.StepNote:
+		return outcome{}
+	}
+	return outcome{err: fmt.Errorf("step kind %q is not known to this labgen", s.Kind)}
+}
+
+func (r *Runner) engine(name string) (query.Engine, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e, ok := r.engines[name]; ok {
+		return e, nil
+	}
+	var e query.Engine
+	var err error
+	switch name {
+	case schemas.EngineMySQL:
+		if r.opt.Endpoints.MySQL == "" {
+			return nil, errors.New("no MySQL to query: the lab's stack has no mysql and --mysql was not given")
+		}
+		e, err = query.OpenMySQL(r.opt.Endpoints.MySQL)
+	case schemas.EngineClickHouse:
+		if r.opt.Endpoints.ClickHouse.Addr == "" {
+			return nil, errors.New("no ClickHouse to query: the lab's stack has no clickhouse and --clickhouse was not given")
+		}
+		e, err = query.OpenClickHouse(r.opt.Endpoints.ClickHouse)
+	default:
+		return nil, fmt.Errorf("no query engine %q", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.engines[name] = e
+	return e, nil
+}
+
+func (r *Runner) endpointOf(engine string) string {
+	switch engine {
+	case schemas.EngineMySQL:
+		return record.MySQLDSN(r.opt.Endpoints.MySQL)
+	case schemas.EngineClickHouse:
+		return ClickHouseAddress(r.opt.Endpoints.ClickHouse)
+	}
+	return ""
+}
+
+// evalString evaluates a run-time string (SQL, a Kafka key).
+func (r *Runner) evalString(e *schemas.Experiment, x schemas.Expr, what string) (string, error) {
+	v, diags := eval(x, r.evalCtx(e.Name, cty.NilVal))
+	if diags.HasErrors() {
+		return "", fmt.Errorf("the %s could not be filled in: %s", what, diagText(diags))
+	}
+	if v.IsNull() || !v.IsKnown() {
+		return "", fmt.Errorf("the %s is null", what)
+	}
+	if v.Type() != cty.String {
+		return Display(v), nil
+	}
+	return v.AsString(), nil
+}
+
+func (r *Runner) runQuery(ctx context.Context, e *schemas.Experiment, s *schemas.Step) outcome {
+	q := s.Query
+	ran := &record.Ran{What: q.Engine, Endpoint: r.endpointOf(q.Engine)}
+	if q.Preset != "" {
+		ran.Detail = fmt.Sprintf("Preset `%s`.", q.Preset)
+	}
+	sql, err := r.evalString(e, q.SQL, "SQL")
+	if err != nil {
+		return outcome{ran: ran, err: err}
+	}
+	ran.SQL = sql
+	if err := sqlread.Check(q.Engine, sql); err != nil {
+		return outcome{ran: ran, err: fmt.Errorf("not run: steps may only read, and %v", err)}
+	}
+	eng, err := r.engine(q.Engine)
+	if err != nil {
+		return outcome{ran: ran, err: err}
+	}
+	maxRows := q.MaxRows
+	if maxRows <= 0 {
+		maxRows = r.rec.Limits.MaxRows
+	}
+	res, err := eng.Query(ctx, sql, query.Limits{MaxRows: maxRows, MaxBytes: r.rec.Limits.MaxBytes, Timeout: r.stepTimeout(s, defaultStepTimeout)})
+	if err != nil {
+		return outcome{ran: ran, err: err}
+	}
+	t := record.Table{Columns: uniqueNames(res.Columns)}
+	for _, row := range res.Rows {
+		cells := make([]string, len(row))
+		for i, v := range row {
+			cells[i] = cellText(v)
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	o := &record.Output{Tables: []record.Table{t}, Truncated: res.Truncated}
+	if res.Truncated {
+		o.Notes = append(o.Notes, fmt.Sprintf("Only the first %d rows are kept (at most %d rows and %d bytes of row data per query); the query returned more.",
+			len(res.Rows), maxRows, r.rec.Limits.MaxBytes))
+	}
+	return outcome{ran: ran, value: queryValue(res), output: o, counts: map[string]int64{"rows": int64(len(res.Rows))}}
+}
+
+func (r *Runner) runKafka(ctx context.Context, e *schemas.Experiment, s *schemas.Step) outcome {
+	k := s.Kafka
+	ran := &record.Ran{What: "kafka", Endpoint: strings.Join(r.opt.Endpoints.Kafka, ",")}
+	if len(r.opt.Endpoints.Kafka) == 0 {
+		return outcome{ran: ran, err: errors.New("no Kafka to read: the lab's stack has no kafka and --kafka was not given")}
+	}
+	timeout := schemas.ParseDuration(k.Timeout)
+	opt := kafkaread.Options{Max: k.Max, Timeout: timeout}
+	var res *kafkaread.Result
+	var err error
+	if k.Key != nil {
+		keyText, kerr := r.evalString(e, *k.Key, "Kafka key")
+		if kerr != nil {
+			return outcome{ran: ran, err: kerr}
+		}
+		ran.Detail = fmt.Sprintf("Every message of key `%s` in topic `%s`, all partitions.", keyText, k.Topic)
+		res, err = kafkaread.ByKey(ctx, r.opt.Endpoints.Kafka, k.Topic, []byte(keyText), opt)
+	} else {
+		ran.Detail = fmt.Sprintf("The last %d messages of topic `%s`.", k.Tail, k.Topic)
+		res, err = kafkaread.Tail(ctx, r.opt.Endpoints.Kafka, k.Topic, k.Tail, opt)
+	}
+	if err != nil {
+		return outcome{ran: ran, err: err}
+	}
+	t := record.Table{Columns: []string{"partition", "offset", "timestamp", "key", "value"}}
+	var tombs int64
+	for _, m := range res.Messages {
+		v := kafkaread.Text(m.Value)
+		if m.Tombstone {
+			v = "(tombstone)"
+			tombs++
+		}
+		t.Rows = append(t.Rows, []string{fmt.Sprint(m.Partition), fmt.Sprint(m.Offset), kafkaTime(m.Timestamp), kafkaread.Text(m.Key), v})
+	}
+	o := &record.Output{Tables: []record.Table{t}, Truncated: res.Truncated}
+	o.Notes = append(o.Notes, fmt.Sprintf("Read %d records of %d partitions (offsets as they were when the read started).", res.Scanned, res.Partitions))
+	if res.Truncated {
+		o.Notes = append(o.Notes, fmt.Sprintf("%d messages matched; only the %d most recent are kept (max = %d).", res.Matched, len(res.Messages), k.Max))
+	}
+	if res.TimedOut {
+		o.Notes = append(o.Notes, fmt.Sprintf("The read stopped at its time limit of %s before reaching the end of every partition.", timeout))
+	}
+	return outcome{ran: ran, value: kafkaValue(res), output: o,
+		counts: map[string]int64{"messages": int64(len(res.Messages)), "tombstones": tombs}}
+}
+
+var allShows = []string{flinkapi.ShowState, flinkapi.ShowVertices, flinkapi.ShowCheckpoints, flinkapi.ShowRestarts, flinkapi.ShowExceptions}
+
+const maxExceptions = flinkapi.DefaultMaxExceptions
+
+func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
+	f := s.Flink
+	ran := &record.Ran{What: "flink", Endpoint: record.URL(r.opt.Endpoints.Flink)}
+	if r.flink == nil || r.opt.Endpoints.Flink == "" {
+		return outcome{ran: ran, err: errors.New("no Flink to ask: the lab's stack has no flink and --flink was not given")}
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.stepTimeout(s, defaultStepTimeout))
+	defer cancel()
+	show := map[string]bool{}
+	for _, x := range f.Show {
+		show[x] = true
+	}
+	if f.Job == "" {
+		ran.Command = "GET /jobs/overview, then each job's /jobs/{id}, /checkpoints, /metrics, /exceptions"
+		jobs, err := r.flink.Jobs(ctx)
+		if err != nil {
+			return outcome{ran: ran, err: err}
+		}
+		if len(jobs) > 20 {
+			jobs = jobs[:20]
+		}
+		cols := []string{"job", "job id", "state"}
+		if show[flinkapi.ShowCheckpoints] {
+			cols = append(cols, "checkpoints")
+		}
+		if show[flinkapi.ShowRestarts] {
+			cols = append(cols, "restarts")
+		}
+		t := record.Table{Columns: cols}
+		var vals []cty.Value
+		for _, j := range jobs {
+			st, err := r.flink.JobStatus(ctx, j.ID, allShows, maxExceptions)
+			if err != nil {
+				return outcome{ran: ran, err: err}
+			}
+			vals = append(vals, flinkValue(st))
+			row := []string{st.Name, st.JobID, st.State}
+			if show[flinkapi.ShowCheckpoints] {
+				row = append(row, checkpointText(st.Checkpoints))
+			}
+			if show[flinkapi.ShowRestarts] {
+				row = append(row, fmt.Sprint(st.Restarts))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		v := cty.ObjectVal(map[string]cty.Value{"jobs": cty.TupleVal(vals), "count": cty.NumberIntVal(int64(len(vals)))})
+		return outcome{ran: ran, value: v, output: &record.Output{Tables: []record.Table{t}}, counts: map[string]int64{"jobs": int64(len(vals))}}
+	}
+	id, err := r.jobID(ctx, f.Job)
+	if err != nil {
+		return outcome{ran: ran, err: err}
+	}
+	ran.Command = fmt.Sprintf("GET /jobs/%s, /jobs/%s/checkpoints, /jobs/%s/metrics?get=numRestarts, /jobs/%s/exceptions", id, id, id, id)
+	ran.Detail = fmt.Sprintf("Flink job `%s`.", f.Job)
+	st, err := r.flink.JobStatus(ctx, id, allShows, maxExceptions)
+	if err != nil {
+		return outcome{ran: ran, err: err}
+	}
+	return outcome{ran: ran, value: flinkValue(st), output: flinkOutput(st, show), counts: map[string]int64{}}
+}
+
+func checkpointText(c flinkapi.CheckpointStatus) string {
+	s := fmt.Sprintf("%d completed, %d failed, %d in progress", c.Completed, c.Failed, c.InProgress)
+	if c.LatestID > 0 {
+		s += fmt.Sprintf("; latest #%d at %s", c.LatestID, c.LatestTime.UTC().Format("15:04:05Z"))
+	}
+	return s
+}
+
+func flinkOutput(st *flinkapi.Status, show map[string]bool) *record.Output {
+	o := &record.Output{}
+	kv := record.Table{Columns: []string{"job", st.Name + " (" + st.JobID + ")"}}
+	if show[flinkapi.ShowState] {
+		kv.Rows = append(kv.Rows, []string{"state", st.State})
+	}
+	if show[flinkapi.ShowRestarts] {
+		kv.Rows = append(kv.Rows, []string{"restarts", fmt.Sprint(st.Restarts)})
+	}
+	if show[flinkapi.ShowCheckpoints] {
+		kv.Rows = append(kv.Rows, []string{"checkpoints", checkpointText(st.Checkpoints)})
+	}
+	if len(kv.Rows) > 0 {
+		o.Tables = append(o.Tables, kv)
+	}
+	if show[flinkapi.ShowVertices] {
+		t := record.Table{Title: "Vertices", Columns: []string{"vertex", "status", "records in", "records out"}}
+		for _, v := range st.Vertices {
+			t.Rows = append(t.Rows, []string{v.Name, v.Status, fmt.Sprint(v.RecordsIn), fmt.Sprint(v.RecordsOut)})
+		}
+		o.Tables = append(o.Tables, t)
+	}
+	if show[flinkapi.ShowExceptions] {
+		t := record.Table{Title: fmt.Sprintf("Exceptions (newest first, at most %d)", maxExceptions), Columns: []string{"time", "task", "exception"}}
+		for _, e := range st.Exceptions {
+			t.Rows = append(t.Rows, []string{e.Time.UTC().Format("2006-01-02 15:04:05Z"), e.Task, e.Message})
+		}
+		o.Tables = append(o.Tables, t)
+	}
+	return o
+}
+
+func (r *Runner) runCompose(ctx context.Context, s *schemas.Step) outcome {
+	c := s.Compose
+	ran := &record.Ran{What: "compose", Command: "docker compose " + c.Action + " " + c.Service, Endpoint: r.opt.Lab.Dir}
+	if r.opt.Compose == nil {
+		err := r.opt.ComposeErr
+		if err == nil {
+			err = errors.New("compose steps need Docker, which this run does not use")
+		}
+		return outcome{ran: ran, err: err}
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.stepTimeout(s, 3*time.Minute))
+	defer cancel()
+	out, err := r.opt.Compose.Service(ctx, c.Action, c.Service)
+	o := &record.Output{Text: strings.TrimSpace(out)}
+	if o.Text == "" {
+		o = nil
+	}
+	return outcome{ran: ran, output: o, err: err}
+}
+
+func (r *Runner) sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.Step) outcome {
+	w := s.Wait
+	if w.Rerun == "" {
+		d := schemas.ParseDuration(w.Duration)
+		r.opt.Progress.Waiting(r.now().Add(d), 0, "waiting "+d.String())
+		r.sleep(ctx, d)
+		return outcome{ran: &record.Ran{What: "wait", Detail: fmt.Sprintf("Waited %s.", d)}}
+	}
+	target := stepNamed(e, w.Rerun)
+	if target == nil || w.Until == nil {
+		return outcome{err: fmt.Errorf("wait re-runs step %q, which experiment %s does not have", w.Rerun, e.Name)}
+	}
+	interval := schemas.ParseDuration(w.Interval)
+	if interval < 100*time.Millisecond {
+		interval = 100 * time.Millisecond
+	}
+	timeout := schemas.ParseDuration(w.Timeout)
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	start := r.now()
+	deadline := start.Add(timeout)
+	detail := fmt.Sprintf("Re-ran step `%s` every %s until `%s` held, for at most %s.", w.Rerun, interval, w.Until.Source, timeout)
+	for attempt := 1; ; attempt++ {
+		out := r.execute(ctx, e, target)
+		if ctx.Err() != nil {
+			return outcome{}
+		}
+		ran := &record.Ran{What: "wait", Detail: detail}
+		if out.ran != nil {
+			ran.Endpoint, ran.SQL, ran.Command = out.ran.Endpoint, out.ran.SQL, out.ran.Command
+		}
+		res := outcome{ran: ran, value: out.value, output: out.output, counts: out.counts, attempts: attempt}
+		if res.output == nil {
+			res.output = &record.Output{}
+		}
+		elapsed := r.now().Sub(start).Round(time.Second)
+		if out.err == nil {
+			v, diags := eval(*w.Until, r.evalCtx(e.Name, out.value))
+			switch {
+			case diags.HasErrors():
+				res.err = fmt.Errorf("the condition `%s` could not be evaluated: %s", w.Until.Source, diagText(diags))
+				return res
+			case v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.True():
+				res.output.Notes = append(res.output.Notes, fmt.Sprintf("The condition held on run %d, after %s.", attempt, elapsed))
+				return res
+			}
+		}
+		if !r.now().Add(interval).Before(deadline) {
+			res.status = record.StatusTimedOut
+			res.output.Notes = append(res.output.Notes, fmt.Sprintf("The condition `%s` did not hold within %s (%d runs); the last run's output is shown.", w.Until.Source, timeout, attempt))
+			if out.err != nil {
+				res.err = fmt.Errorf("every run until the timeout failed; the last: %w", out.err)
+			}
+			return res
+		}
+		r.opt.Progress.Waiting(r.now().Add(interval), attempt, fmt.Sprintf("waiting for %s (run %d, gives up at %s)", w.Until.Source, attempt, deadline.Format("15:04:05")))
+		r.sleep(ctx, interval)
+		if ctx.Err() != nil {
+			return outcome{}
+		}
+	}
+}
