@@ -15,6 +15,8 @@
 //	stream-lab              POSIX sh: smoke, batch, compose …, console
 //	flink/Dockerfile        the Flink image with the connector jars of the lock
 //	flink/config.yaml       Flink configuration (checkpoints, restart strategy)
+//	flink/entrypoint.sh     gives the shared volumes to the flink user, then runs Flink's entrypoint
+//	scripts/flink-jobs.sh   run in the Flink containers: run-sql, submit, tiering, batch-loop
 //	labgen/Dockerfile       the labgen image (producer, console), built from labgen/src
 //	labgen/src/…            labgen's own source, so the image builds with Docker alone
 //	sql/mysql/schema.sql    database, tables, users and grants
@@ -33,7 +35,11 @@
 // Services (compose names): mysql, kafka, kafka-init, kafka-ui, jobmanager,
 // taskmanager, sql-gateway, job-submitter, clickhouse, clickhouse-init,
 // zookeeper, coordinator-server, tablet-server, tiering, producer, console,
-// batch-loop. Host ports bind to 127.0.0.1 and come from the lab's stack:
+// batch-loop: only those of the components the lab declares. kafka-init,
+// clickhouse-init, tiering (starts the Fluss tiering job) and job-submitter
+// (starts the streaming jobs) run once and exit 0; every other service runs
+// on and has a health check. Host ports bind to 127.0.0.1 and come from
+// the lab's stack:
 // MySQL 3306, Kafka 9092 (containers use kafka:19092), Flink UI/REST 8081,
 // SQL gateway 8083, ClickHouse HTTP 8123 and native 9000, Kafka UI 8080,
 // console 8088.

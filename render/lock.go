@@ -8,10 +8,41 @@ import (
 	"github.com/labgen/labgen/schemas"
 )
 
-// lockFile records what the directory is: the sha256 of every other file.
+// lockFile records what the directory is: the labgen that rendered it, the
+// images the stack pulls and builds, the connector jars of the Flink image
+// with their checksums, and the sha256 of every other file. Only [files]
+// is read back (by Write); the other sections are for people and tools.
 func lockFile(l *schemas.Lab, opts Options, files Files) []byte {
 	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	b.WriteString(generated(l, "#"))
+	b.WriteString("# What this directory is. Columns are separated by two spaces.\n")
+
+	w("\n[labgen]\nversion  %s\ngo  %s\n", opts.LabgenVersion, goVersion())
+
+	b.WriteString("\n[images]\n# role  image (pulled, or the base of an image built here)\n")
+	for _, im := range stackImages(l) {
+		w("%s  %s\n", im.Role, im.Ref)
+	}
+	if l.Stack.Flink != nil {
+		w("flink-image  %s  (built from flink/)\n", builtImageTag(projectName(l), "flink", files, "flink/"))
+	}
+	if needsLabgenImage(l) {
+		w("labgen-image  %s  (built from labgen/)\n", builtImageTag(projectName(l), "labgen", files, "labgen/"))
+	}
+
+	if jars, err := connectorJars(l); err == nil && len(jars) > 0 {
+		b.WriteString("\n[connectors]\n# path in /opt/flink  Maven coordinates  sha256  URL\n")
+		for _, j := range jars {
+			w("%s  %s  sha256:%s  %s\n", j.Path(), j.Coordinates(), j.SHA256, j.URL())
+		}
+	}
+
+	if tree, n := sourceTreeHash(files); n > 0 {
+		w("\n[source]\n# labgen's own source for the labgen image: one hash over the sorted \"sha256  path\" lines of its %d files\n", n)
+		w("%s  sha256-tree:%s\n", strings.TrimSuffix(labgenSrcDir, "/"), tree)
+	}
+
 	b.WriteString("\n[files]\n")
 	for _, p := range files.Paths() {
 		fmt.Fprintf(&b, "%x  %s\n", sha256.Sum256(files[p]), p)

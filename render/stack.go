@@ -1,7 +1,52 @@
 package render
 
-import "github.com/labgen/labgen/schemas"
+import (
+	"sort"
 
-// renderStack adds compose.yaml, stream-lab, the Flink and labgen images.
-// Being written; see render/doc.go for what it produces.
-func renderStack(l *schemas.Lab, opts Options, files Files) error { return nil }
+	"github.com/labgen/labgen/schemas"
+)
+
+// renderStack adds what runs the lab: compose.yaml, stream-lab, the Flink
+// image (flink/), the labgen image (labgen/) and the scripts the Flink
+// containers run (scripts/). See render/doc.go for the directory.
+func renderStack(l *schemas.Lab, opts Options, files Files) error {
+	jars, err := connectorJars(l)
+	if err != nil {
+		return err
+	}
+	if l.Stack.Flink != nil {
+		files["flink/Dockerfile"] = flinkDockerfile(l, jars)
+		files["flink/config.yaml"] = flinkConfig(l)
+		files["flink/entrypoint.sh"] = flinkEntrypoint(l)
+		files["scripts/flink-jobs.sh"] = flinkJobsScript(l, jars)
+	}
+	if needsLabgenImage(l) {
+		files["labgen/Dockerfile"] = labgenDockerfile(l, opts)
+		if !opts.NoSource {
+			src, err := labgenSource()
+			if err != nil {
+				return err
+			}
+			for p, b := range src {
+				files[labgenSrcDir+p] = b
+			}
+		}
+	}
+	st := buildStack(l, files)
+	compose, err := composeYAML(l, st.project)
+	if err != nil {
+		return err
+	}
+	files["compose.yaml"] = compose
+	files["stream-lab"] = streamLab(l, st)
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

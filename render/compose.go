@@ -1,0 +1,561 @@
+package render
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// Service order: how compose.yaml's services are listed in the smoke
+// checks and the docs (compose.yaml itself sorts them by name).
+var serviceOrder = []string{
+	"mysql", "kafka", "kafka-init", "kafka-ui",
+	"clickhouse", "clickhouse-init",
+	"zookeeper", "coordinator-server", "tablet-server",
+	"jobmanager", "taskmanager", "sql-gateway", "tiering", "job-submitter",
+	"producer", "console", "batch-loop",
+}
+
+// Named volumes of the stack.
+const (
+	volMySQL       = "mysql-data"
+	volKafka       = "kafka-data"
+	volClickHouse  = "clickhouse-data"
+	volCheckpoints = "flink-checkpoints"
+	volWarehouse   = "warehouse"
+	volZooKeeper   = "zookeeper-data"
+	volZooKeeperTx = "zookeeper-datalog"
+	volFluss       = "fluss-data"
+)
+
+// stack is the compose project of a lab and what the scripts need to know
+// about its services.
+type stack struct {
+	project *types.Project
+	// oneShot marks services that run once and exit 0.
+	oneShot map[string]bool
+}
+
+// services lists the stack's services in serviceOrder.
+func (s *stack) services() []string {
+	var out []string
+	for _, name := range serviceOrder {
+		if _, ok := s.project.Services[name]; ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// projectName is the compose project of the lab, as in .env.
+func projectName(l *schemas.Lab) string {
+	return "labgen-" + strings.ReplaceAll(l.Name, "_", "-")
+}
+
+// kafkaClusterID is the lab's fixed KRaft cluster ID: 16 bytes derived
+// from the lab's name, base64url without padding, as Kafka writes them.
+func kafkaClusterID(l *schemas.Lab) string {
+	sum := sha256.Sum256([]byte("labgen kafka cluster " + l.Name))
+	return base64.RawURLEncoding.EncodeToString(sum[:16])
+}
+
+// composeYAML marshals the project deterministically: compose-go's YAML
+// encoder writes struct fields in order and map keys sorted.
+func composeYAML(l *schemas.Lab, p *types.Project) ([]byte, error) {
+	body, err := p.MarshalYAML()
+	if err != nil {
+		return nil, fmt.Errorf("encoding compose.yaml: %w", err)
+	}
+	head := generated(l, "#") + `# The whole stack of the lab: ` + "`docker compose up -d --build`" + ` in this directory
+# (or ./stream-lab compose up -d --build) runs it. Passwords come from .env;
+# published ports listen on 127.0.0.1 only.
+`
+	return append([]byte(head), body...), nil
+}
+
+// Helpers that keep the service definitions short.
+
+func str(s string) *string { return &s }
+
+// envRef is a ${NAME} reference that compose fills from .env.
+func envRef(name string) string { return "${" + name + "}" }
+
+func env(kv ...string) types.MappingWithEquals {
+	m := types.MappingWithEquals{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = str(kv[i+1])
+	}
+	return m
+}
+
+// fromEnv passes .env variables through under their own names.
+func fromEnv(m types.MappingWithEquals, names ...string) types.MappingWithEquals {
+	if m == nil {
+		m = types.MappingWithEquals{}
+	}
+	for _, n := range names {
+		m[n] = str(envRef(n))
+	}
+	return m
+}
+
+// publish binds a container port to 127.0.0.1:host.
+func publish(host int, container uint32) types.ServicePortConfig {
+	return types.ServicePortConfig{HostIP: "127.0.0.1", Published: strconv.Itoa(host), Target: container, Protocol: "tcp"}
+}
+
+func namedVolume(name, target string) types.ServiceVolumeConfig {
+	return types.ServiceVolumeConfig{Type: types.VolumeTypeVolume, Source: name, Target: target}
+}
+
+func bindRO(source, target string) types.ServiceVolumeConfig {
+	return types.ServiceVolumeConfig{Type: types.VolumeTypeBind, Source: source, Target: target, ReadOnly: true}
+}
+
+// labMount shows the rendered directory read-only at /lab.
+func labMount() types.ServiceVolumeConfig { return bindRO(".", LabMount) }
+
+func dur(d time.Duration) *types.Duration { v := types.Duration(d); return &v }
+
+// health is a CMD-SHELL health check. Shell variables of the container are
+// written $$NAME so that compose leaves them alone.
+func health(cmd string, interval, startPeriod time.Duration, retries uint64) *types.HealthCheckConfig {
+	return &types.HealthCheckConfig{
+		Test:        types.HealthCheckTest{"CMD-SHELL", cmd},
+		Interval:    dur(interval),
+		Timeout:     dur(10 * time.Second),
+		StartPeriod: dur(startPeriod),
+		Retries:     &retries,
+	}
+}
+
+// shell runs a script with /bin/sh instead of the image's entrypoint.
+func shell(script string) types.ShellCommand {
+	return types.ShellCommand{"/bin/sh", "-c", script}
+}
+
+type deps map[string]string
+
+const (
+	healthy   = types.ServiceConditionHealthy
+	completed = types.ServiceConditionCompletedSuccessfully
+)
+
+func (d deps) config() types.DependsOnConfig {
+	if len(d) == 0 {
+		return nil
+	}
+	out := types.DependsOnConfig{}
+	for name, cond := range d {
+		out[name] = types.ServiceDependency{Condition: cond, Required: true}
+	}
+	return out
+}
+
+// buildStack assembles the compose project of the lab. files must already
+// hold the rendered Flink and labgen build contexts: the images are tagged
+// with a hash of them.
+func buildStack(l *schemas.Lab, files Files) *stack {
+	s := l.Stack
+	st := &stack{
+		project: &types.Project{
+			Name:     projectName(l),
+			Services: types.Services{},
+			Volumes:  types.Volumes{},
+		},
+		oneShot: map[string]bool{},
+	}
+	add := func(name string, svc types.ServiceConfig, d deps) {
+		svc.Name = name
+		svc.DependsOn = d.config()
+		if st.oneShot[name] {
+			svc.Restart = types.RestartPolicyNo
+		} else {
+			svc.Restart = types.RestartPolicyUnlessStopped
+		}
+		for _, v := range svc.Volumes {
+			if v.Type == types.VolumeTypeVolume {
+				st.project.Volumes[v.Source] = types.VolumeConfig{}
+			}
+		}
+		st.project.Services[name] = svc
+	}
+	oneShot := func(name string, svc types.ServiceConfig, d deps) {
+		st.oneShot[name] = true
+		add(name, svc, d)
+	}
+
+	if s.MySQL != nil {
+		add("mysql", mysqlService(l), nil)
+	}
+	if s.Kafka != nil {
+		add("kafka", kafkaService(l), nil)
+		oneShot("kafka-init", kafkaInitService(l), deps{"kafka": healthy})
+		if s.KafkaUI != nil {
+			add("kafka-ui", kafkaUIService(l), deps{"kafka": healthy})
+		}
+	}
+	if s.ClickHouse != nil {
+		add("clickhouse", clickhouseService(l), nil)
+		d := deps{"clickhouse": healthy}
+		if s.Kafka != nil {
+			d["kafka-init"] = completed
+		}
+		oneShot("clickhouse-init", clickhouseInitService(l), d)
+	}
+	if s.Fluss != nil {
+		add("zookeeper", zookeeperService(l), nil)
+		add("coordinator-server", flussService(l, "coordinator-server"), deps{"zookeeper": healthy})
+		add("tablet-server", flussService(l, "tablet-server"), deps{"coordinator-server": healthy})
+	}
+	if s.Flink != nil {
+		image := builtImageTag(projectName(l), "flink", files, "flink/")
+		add("jobmanager", jobmanagerService(l, image), nil)
+		add("taskmanager", taskmanagerService(l, image), deps{"jobmanager": healthy})
+		add("sql-gateway", gatewayService(l, image), deps{"jobmanager": healthy})
+
+		cluster := deps{"jobmanager": healthy, "taskmanager": healthy}
+		if s.Fluss != nil {
+			oneShot("tiering", flinkOneShot(l, image, "tiering"), cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
+		}
+		submit := cluster.with(nil)
+		if s.MySQL != nil {
+			submit["mysql"] = healthy
+		}
+		if s.Kafka != nil {
+			submit["kafka-init"] = completed
+		}
+		if s.ClickHouse != nil {
+			submit["clickhouse-init"] = completed
+		}
+		if s.Fluss != nil {
+			submit["tablet-server"] = healthy
+			submit["tiering"] = completed
+		}
+		oneShot("job-submitter", flinkOneShot(l, image, "submit"), submit)
+		if s.BatchLoop != nil {
+			add("batch-loop", batchLoopService(l, image), deps{"job-submitter": completed})
+		}
+	}
+	if needsLabgenImage(l) {
+		image := builtImageTag(projectName(l), "labgen", files, "labgen/")
+		if producerRuns(l) {
+			add("producer", producerService(l, image), deps{"mysql": healthy})
+		}
+		if s.Console != nil {
+			d := deps{}
+			if s.MySQL != nil {
+				d["mysql"] = healthy
+			}
+			if s.ClickHouse != nil {
+				d["clickhouse-init"] = completed
+			}
+			add("console", consoleService(l, image), d)
+		}
+	}
+	return st
+}
+
+// with copies d and adds more.
+func (d deps) with(more deps) deps {
+	out := deps{}
+	for k, v := range d {
+		out[k] = v
+	}
+	for k, v := range more {
+		out[k] = v
+	}
+	return out
+}
+
+func mysqlService(l *schemas.Lab) types.ServiceConfig {
+	m := l.Stack.MySQL
+	// The health check reads a table the init scripts create, as the
+	// reader user they create, over TCP: the temporary server of the
+	// first start listens on the socket only.
+	probe := "SELECT 1"
+	for _, t := range l.Tables {
+		if st := t.Store(schemas.StoreMySQL); st != nil {
+			probe = fmt.Sprintf("SELECT 1 FROM %s.%s LIMIT 1", m.Database, st.Name)
+			break
+		}
+	}
+	svc := types.ServiceConfig{}
+	svc.Image = m.Image
+	svc.Command = types.ShellCommand{
+		"--server-id=1",
+		"--log-bin=mysql-bin",
+		"--binlog-format=ROW",
+		"--binlog-row-image=FULL",
+		"--gtid-mode=ON",
+		"--enforce-gtid-consistency=ON",
+		// UTC; a named zone would need the time zone tables, which the
+		// first start loads only after the server came up.
+		"--default-time-zone=+00:00",
+		"--character-set-server=utf8mb4",
+		"--collation-server=utf8mb4_bin",
+	}
+	svc.Environment = fromEnv(nil, "MYSQL_ROOT_PASSWORD",
+		"MYSQL_APP_USER", "MYSQL_APP_PASSWORD",
+		"MYSQL_CDC_USER", "MYSQL_CDC_PASSWORD",
+		"MYSQL_READER_USER", "MYSQL_READER_PASSWORD")
+	svc.Volumes = []types.ServiceVolumeConfig{
+		namedVolume(volMySQL, "/var/lib/mysql"),
+		bindRO("./sql/mysql/schema.sql", "/docker-entrypoint-initdb.d/10-schema.sql"),
+		bindRO("./sql/mysql/init-users.sh", "/docker-entrypoint-initdb.d/20-users.sh"),
+		labMount(),
+	}
+	svc.Ports = []types.ServicePortConfig{publish(m.Port, 3306)}
+	svc.HealthCheck = health(fmt.Sprintf(`MYSQL_PWD="$$MYSQL_READER_PASSWORD" mysql --protocol=TCP -h 127.0.0.1 -u "$$MYSQL_READER_USER" -e "%s" >/dev/null`, probe),
+		5*time.Second, 60*time.Second, 30)
+	return svc
+}
+
+func kafkaService(l *schemas.Lab) types.ServiceConfig {
+	k := l.Stack.Kafka
+	svc := types.ServiceConfig{}
+	svc.Image = k.Image
+	svc.Environment = env(
+		"CLUSTER_ID", kafkaClusterID(l),
+		"KAFKA_NODE_ID", "1",
+		"KAFKA_PROCESS_ROLES", "broker,controller",
+		// Containers use kafka:19092; the host uses localhost:<port>,
+		// published on 127.0.0.1 only.
+		"KAFKA_LISTENERS", "INTERNAL://0.0.0.0:19092,HOST://0.0.0.0:9092,CONTROLLER://0.0.0.0:9093",
+		"KAFKA_ADVERTISED_LISTENERS", fmt.Sprintf("INTERNAL://%s,HOST://localhost:%d", KafkaInternal, k.Port),
+		"KAFKA_LISTENER_SECURITY_PROTOCOL_MAP", "INTERNAL:PLAINTEXT,HOST:PLAINTEXT,CONTROLLER:PLAINTEXT",
+		"KAFKA_INTER_BROKER_LISTENER_NAME", "INTERNAL",
+		"KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER",
+		"KAFKA_CONTROLLER_QUORUM_VOTERS", "1@kafka:9093",
+		"KAFKA_LOG_DIRS", "/var/lib/kafka/data",
+		"KAFKA_NUM_PARTITIONS", "1",
+		"KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false",
+		"KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1",
+		"KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1",
+		"KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1",
+		"KAFKA_SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR", "1",
+		"KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", "1",
+		"KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0",
+	)
+	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volKafka, "/var/lib/kafka/data")}
+	svc.Ports = []types.ServicePortConfig{publish(k.Port, 9092)}
+	svc.HealthCheck = health("/opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server "+KafkaInternal+" >/dev/null 2>&1",
+		10*time.Second, 30*time.Second, 18)
+	return svc
+}
+
+// kafkaTopics lists the lab's topics with their partitions, in table order.
+func kafkaTopics(l *schemas.Lab) [][2]string {
+	var out [][2]string
+	for _, t := range l.Tables {
+		if k := t.Store(schemas.StoreKafka); k != nil {
+			p := k.Partitions
+			if p < 1 {
+				p = 1
+			}
+			out = append(out, [2]string{k.Name, strconv.Itoa(p)})
+		}
+	}
+	return out
+}
+
+func kafkaInitService(l *schemas.Lab) types.ServiceConfig {
+	script := "set -e\n"
+	for _, tp := range kafkaTopics(l) {
+		script += fmt.Sprintf("/opt/kafka/bin/kafka-topics.sh --bootstrap-server %s --create --if-not-exists --topic %s --partitions %s --replication-factor 1\n", KafkaInternal, tp[0], tp[1])
+	}
+	script += "echo kafka-init: topics ready\n"
+	svc := types.ServiceConfig{}
+	svc.Image = l.Stack.Kafka.Image
+	svc.Entrypoint = shell(script)
+	return svc
+}
+
+func kafkaUIService(l *schemas.Lab) types.ServiceConfig {
+	svc := types.ServiceConfig{}
+	svc.Image = l.Stack.KafkaUI.Image
+	svc.Environment = env(
+		"KAFKA_CLUSTERS_0_NAME", l.Name,
+		"KAFKA_CLUSTERS_0_BOOTSTRAPSERVERS", KafkaInternal,
+	)
+	svc.Ports = []types.ServicePortConfig{publish(l.Stack.KafkaUI.Port, 8080)}
+	svc.HealthCheck = health("wget -q -O /dev/null http://127.0.0.1:8080/actuator/health", 10*time.Second, 30*time.Second, 18)
+	return svc
+}
+
+func clickhouseService(l *schemas.Lab) types.ServiceConfig {
+	c := l.Stack.ClickHouse
+	svc := types.ServiceConfig{}
+	svc.Image = c.Image
+	m := fromEnv(nil, "CLICKHOUSE_USER", "CLICKHOUSE_PASSWORD", "CLICKHOUSE_READER_PASSWORD")
+	m["CLICKHOUSE_DEFAULT_ACCESS_MANAGEMENT"] = str("1")
+	svc.Environment = m
+	svc.Volumes = []types.ServiceVolumeConfig{
+		namedVolume(volClickHouse, "/var/lib/clickhouse"),
+		bindRO("./clickhouse/users.xml", "/etc/clickhouse-server/users.d/lab-users.xml"),
+	}
+	svc.Ports = []types.ServicePortConfig{publish(c.HTTPPort, 8123), publish(c.TCPPort, 9000)}
+	svc.Ulimits = map[string]*types.UlimitsConfig{"nofile": {Soft: 262144, Hard: 262144}}
+	// /ping with whichever HTTP client the image has, else a native query.
+	svc.HealthCheck = health(`wget -q -O /dev/null http://127.0.0.1:8123/ping || curl -fsS -o /dev/null http://127.0.0.1:8123/ping || clickhouse-client --user "$$CLICKHOUSE_USER" --password "$$CLICKHOUSE_PASSWORD" --query "SELECT 1" >/dev/null`,
+		5*time.Second, 20*time.Second, 24)
+	return svc
+}
+
+func clickhouseInitService(l *schemas.Lab) types.ServiceConfig {
+	svc := types.ServiceConfig{}
+	svc.Image = l.Stack.ClickHouse.Image
+	svc.Environment = fromEnv(nil, "CLICKHOUSE_USER", "CLICKHOUSE_PASSWORD")
+	svc.Entrypoint = shell(`clickhouse-client --host clickhouse --user "$$CLICKHOUSE_USER" --password "$$CLICKHOUSE_PASSWORD" --multiquery < ` + LabMount + `/sql/clickhouse/schema.sql && echo clickhouse-init: schema applied`)
+	svc.Volumes = []types.ServiceVolumeConfig{labMount()}
+	return svc
+}
+
+func zookeeperService(l *schemas.Lab) types.ServiceConfig {
+	svc := types.ServiceConfig{}
+	svc.Image = zookeeperImage(l.Stack.Fluss)
+	svc.Environment = env("ZOO_4LW_COMMANDS_WHITELIST", "srvr,ruok")
+	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volZooKeeper, "/data"), namedVolume(volZooKeeperTx, "/datalog")}
+	svc.HealthCheck = health("zkServer.sh status >/dev/null 2>&1", 5*time.Second, 20*time.Second, 24)
+	return svc
+}
+
+// flussService is the coordinator or a tablet server. Both run as root
+// with umask 0, so that the Paimon tables and remote data they create on
+// the shared warehouse volume stay writable by the tiering job, which runs
+// as Flink's user.
+func flussService(l *schemas.Lab, name string) types.ServiceConfig {
+	f := l.Stack.Fluss
+	remote := WarehouseDir + "/fluss"
+	props := []string{
+		"zookeeper.address: zookeeper:2181",
+		"bind.listeners: FLUSS://" + name + ":9123",
+		"remote.data.dir: " + remote,
+		"datalake.format: " + f.Lake,
+		"datalake." + f.Lake + ".metastore: filesystem",
+		"datalake." + f.Lake + ".warehouse: " + PaimonWarehouse,
+	}
+	cmd := "coordinatorServer"
+	vols := []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
+	if name == "tablet-server" {
+		cmd = "tabletServer"
+		props = append(props, "tablet-server.id: 0", "data.dir: /var/lib/fluss/data")
+		vols = append(vols, namedVolume(volFluss, "/var/lib/fluss"))
+	}
+	svc := types.ServiceConfig{}
+	svc.Image = f.Image
+	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n")
+	svc.Entrypoint = shell(fmt.Sprintf("umask 0000 && mkdir -p %s %s && chmod 0777 %s %s %s && exec /docker-entrypoint.sh %s",
+		PaimonWarehouse, remote, WarehouseDir, PaimonWarehouse, remote, cmd))
+	svc.Volumes = vols
+	svc.HealthCheck = health(fmt.Sprintf(`bash -c "exec 3<>/dev/tcp/%s/9123"`, name), 5*time.Second, 20*time.Second, 24)
+	return svc
+}
+
+// flinkBase is what every container of the Flink image shares.
+func flinkBase(l *schemas.Lab, image string) types.ServiceConfig {
+	svc := types.ServiceConfig{}
+	svc.Image = image
+	svc.Build = &types.BuildConfig{Context: "./flink"}
+	m := env("JOB_MANAGER_RPC_ADDRESS", "jobmanager")
+	if l.Stack.MySQL != nil {
+		m = fromEnv(m, "MYSQL_CDC_USER", "MYSQL_CDC_PASSWORD")
+	}
+	svc.Environment = m
+	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
+	return svc
+}
+
+func jobmanagerService(l *schemas.Lab, image string) types.ServiceConfig {
+	svc := flinkBase(l, image)
+	svc.Command = types.ShellCommand{"jobmanager"}
+	svc.Volumes = append(svc.Volumes, namedVolume(volCheckpoints, CheckpointDir), labMount())
+	svc.Ports = []types.ServicePortConfig{publish(l.Stack.Flink.UIPort, 8081)}
+	svc.HealthCheck = health("curl -fsS -o /dev/null http://127.0.0.1:8081/overview", 5*time.Second, 30*time.Second, 24)
+	return svc
+}
+
+func taskmanagerService(l *schemas.Lab, image string) types.ServiceConfig {
+	svc := flinkBase(l, image)
+	svc.Command = types.ShellCommand{"taskmanager"}
+	svc.Volumes = append(svc.Volumes, namedVolume(volCheckpoints, CheckpointDir))
+	if n := l.Stack.Flink.TaskManagers; n > 1 {
+		svc.Deploy = &types.DeployConfig{Replicas: &n}
+	}
+	// Healthy once the jobmanager lists this task manager (by its address).
+	svc.HealthCheck = health(`curl -fsS http://jobmanager:8081/taskmanagers | grep -q "[@\"]$$(hostname -i | cut -d' ' -f1):"`, 5*time.Second, 30*time.Second, 24)
+	return svc
+}
+
+func gatewayService(l *schemas.Lab, image string) types.ServiceConfig {
+	svc := flinkBase(l, image)
+	svc.Command = types.ShellCommand{"sql-gateway"}
+	svc.Ports = []types.ServicePortConfig{publish(l.Stack.Flink.GatewayPort, 8083)}
+	svc.HealthCheck = health("curl -fsS -o /dev/null http://127.0.0.1:8083/v1/info", 5*time.Second, 30*time.Second, 24)
+	return svc
+}
+
+// flinkOneShot runs a step of scripts/flink-jobs.sh once; the image's
+// entrypoint runs it as the flink user.
+func flinkOneShot(l *schemas.Lab, image, step string) types.ServiceConfig {
+	svc := flinkBase(l, image)
+	svc.Command = types.ShellCommand{"sh", LabMount + "/scripts/flink-jobs.sh", step}
+	svc.Volumes = append(svc.Volumes, labMount())
+	return svc
+}
+
+func batchLoopService(l *schemas.Lab, image string) types.ServiceConfig {
+	svc := flinkOneShot(l, image, "batch-loop")
+	svc.HealthCheck = health("test -f /tmp/batch-loop.alive && curl -fsS -o /dev/null http://jobmanager:8081/overview", 30*time.Second, 30*time.Second, 10)
+	return svc
+}
+
+// labgenBase is what the services of the labgen image share.
+func labgenBase(image string) types.ServiceConfig {
+	svc := types.ServiceConfig{}
+	svc.Image = image
+	svc.Build = &types.BuildConfig{Context: "./labgen"}
+	svc.Volumes = []types.ServiceVolumeConfig{labMount()}
+	return svc
+}
+
+// mysqlDSN is a go-sql-driver DSN for the lab's database inside the stack.
+func mysqlDSN(l *schemas.Lab, userVar, passwordVar string) string {
+	return fmt.Sprintf("%s:%s@tcp(mysql:3306)/%s", envRef(userVar), envRef(passwordVar), l.Stack.MySQL.Database)
+}
+
+func producerService(l *schemas.Lab, image string) types.ServiceConfig {
+	svc := labgenBase(image)
+	svc.Environment = env("LABGEN_MYSQL_DSN", mysqlDSN(l, "MYSQL_APP_USER", "MYSQL_APP_PASSWORD"))
+	svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --mysql "$$LABGEN_MYSQL_DSN"`)
+	// The producer serves nothing: healthy while its process lives.
+	svc.HealthCheck = health("kill -0 1", 30*time.Second, 10*time.Second, 3)
+	return svc
+}
+
+func consoleService(l *schemas.Lab, image string) types.ServiceConfig {
+	c := l.Stack.Console
+	svc := labgenBase(image)
+	args := fmt.Sprintf("exec labgen console %s --listen 0.0.0.0:%d", LabMount, c.Port)
+	m := types.MappingWithEquals{}
+	if l.Stack.MySQL != nil {
+		m["LABGEN_MYSQL_DSN"] = str(mysqlDSN(l, "MYSQL_READER_USER", "MYSQL_READER_PASSWORD"))
+		args += ` --mysql "$$LABGEN_MYSQL_DSN"`
+	}
+	if ch := l.Stack.ClickHouse; ch != nil {
+		m = fromEnv(m, "CLICKHOUSE_READER_USER", "CLICKHOUSE_READER_PASSWORD")
+		args += " --clickhouse clickhouse:9000"
+	}
+	svc.Environment = m
+	svc.Entrypoint = shell(args)
+	svc.Ports = []types.ServicePortConfig{publish(c.Port, uint32(c.Port))}
+	svc.HealthCheck = health(fmt.Sprintf("wget -q -O /dev/null http://127.0.0.1:%d/", c.Port), 10*time.Second, 10*time.Second, 12)
+	return svc
+}

@@ -1,0 +1,132 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// Where the Flink containers keep checkpoints (a volume shared by the
+// jobmanager and the task managers).
+const CheckpointDir = "/checkpoints"
+
+// flinkDockerfile builds the lab's Flink image: the pinned Flink image
+// plus the connector jars, each checked against its sha256 after download.
+func flinkDockerfile(l *schemas.Lab, jars []Jar) []byte {
+	var b strings.Builder
+	b.WriteString(generated(l, "#"))
+	fmt.Fprintf(&b, `# The Flink image of the lab, used by the jobmanager, the task managers, the
+# SQL gateway and the one-shot job containers. Connector jars come from Maven
+# Central; each download is checked against the sha256 in labgen.lock.
+FROM %s
+
+# curl for the downloads below and for the health checks.
+RUN set -eux; \
+    if ! command -v curl >/dev/null 2>&1; then \
+      apt-get update; \
+      apt-get install -y --no-install-recommends curl ca-certificates; \
+      rm -rf /var/lib/apt/lists/*; \
+    fi
+
+WORKDIR /opt/flink
+`, l.Stack.Flink.Image)
+	for _, j := range jars {
+		fmt.Fprintf(&b, "\n# %s\nRUN curl -fsSL --retry 5 -o %s %s \\\n && echo \"%s  %s\" | sha256sum -c - \\\n && chown flink:flink %s\n",
+			j.Coordinates(), j.Path(), j.URL(), j.SHA256, j.Path(), j.Path())
+	}
+	fmt.Fprintf(&b, `
+# The lab's Flink configuration (checkpoints, restart strategy, addresses).
+COPY --chown=flink:flink config.yaml /opt/flink/conf/config.yaml
+
+# Checkpoints and the lake warehouses live on volumes shared by every Flink
+# container (and the Fluss servers); the entrypoint makes them the flink
+# user's before the image's own entrypoint drops to that user.
+COPY entrypoint.sh /labgen-entrypoint.sh
+RUN chmod 0755 /labgen-entrypoint.sh \
+ && mkdir -p %s %s \
+ && chown flink:flink %s %s
+ENTRYPOINT ["/labgen-entrypoint.sh"]
+CMD ["help"]
+`, CheckpointDir, WarehouseDir, CheckpointDir, WarehouseDir)
+	return []byte(b.String())
+}
+
+// flinkEntrypoint runs as root when a Flink container starts.
+func flinkEntrypoint(l *schemas.Lab) []byte {
+	return []byte("#!/bin/sh\n" + generated(l, "#") + `# Gives the shared volumes to the flink user (a volume first mounted by
+# another container belongs to root), then runs the Flink image's
+# entrypoint, which drops to that user.
+set -eu
+if [ "$(id -u)" = 0 ]; then
+	for dir in ` + CheckpointDir + ` ` + WarehouseDir + `; do
+		if [ -d "$dir" ]; then
+			chown flink:flink "$dir"
+		fi
+	done
+fi
+exec /docker-entrypoint.sh "$@"
+`)
+}
+
+// flinkConfig is Flink 1.20's config.yaml for every Flink container. The
+// image's entrypoint still sets jobmanager.rpc.address from
+// JOB_MANAGER_RPC_ADDRESS, which compose sets to the jobmanager.
+func flinkConfig(l *schemas.Lab) []byte {
+	f := l.Stack.Flink
+	var b strings.Builder
+	b.WriteString(generated(l, "#"))
+	b.WriteString("# Flink configuration of the lab (Flink 1.20 config.yaml, flattened keys).\n")
+	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
+	section := func(s string) { fmt.Fprintf(&b, "\n# %s\n", s) }
+
+	section("Addresses: every container reaches the jobmanager by its service name.")
+	kv("jobmanager.rpc.address", "jobmanager")
+	kv("jobmanager.rpc.port", 6123)
+	kv("jobmanager.bind-host", "0.0.0.0")
+	kv("taskmanager.bind-host", "0.0.0.0")
+	kv("rest.address", "jobmanager")
+	kv("rest.port", 8081)
+	kv("rest.bind-address", "0.0.0.0")
+	kv("blob.server.port", 6124)
+	kv("query.server.port", 6125)
+	kv("sql-gateway.endpoint.rest.address", "sql-gateway")
+	kv("sql-gateway.endpoint.rest.bind-address", "0.0.0.0")
+	kv("sql-gateway.endpoint.rest.port", 8083)
+
+	section("Resources.")
+	kv("jobmanager.memory.process.size", "1600m")
+	kv("taskmanager.memory.process.size", "2048m")
+	kv("taskmanager.memory.task.off-heap.size", "128m")
+	kv("taskmanager.numberOfTaskSlots", f.Slots)
+	kv("parallelism.default", f.Parallelism)
+	kv("jobmanager.execution.failover-strategy", "region")
+
+	section("Checkpoints on the volume shared by the jobmanager and the task managers. Without them the CDC sources never leave their snapshot phase and Iceberg never commits.")
+	kv("execution.checkpointing.interval", flinkDuration(f.CheckpointInterval))
+	kv("execution.checkpointing.mode", "EXACTLY_ONCE")
+	kv("execution.checkpointing.storage", "filesystem")
+	kv("execution.checkpointing.dir", "file://"+CheckpointDir)
+	kv("execution.checkpointing.savepoint-dir", "file://"+CheckpointDir+"/savepoints")
+	kv("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION")
+	kv("state.backend.type", "hashmap")
+
+	section("Restart strategy of the lab.")
+	r := f.Restart
+	switch r.Strategy {
+	case "none":
+		kv("restart-strategy.type", "none")
+	case "exponential-delay":
+		kv("restart-strategy.type", "exponential-delay")
+		kv("restart-strategy.exponential-delay.initial-backoff", flinkDuration(r.Delay))
+		kv("restart-strategy.exponential-delay.attempts-before-reset-backoff", r.Attempts)
+	default:
+		kv("restart-strategy.type", "fixed-delay")
+		kv("restart-strategy.fixed-delay.attempts", r.Attempts)
+		kv("restart-strategy.fixed-delay.delay", flinkDuration(r.Delay))
+	}
+
+	section("Connector jars share Flink's class loader; do not fail jobs over leaked class loaders on shutdown.")
+	kv("classloader.check-leaked-classloader", "false")
+	return []byte(b.String())
+}

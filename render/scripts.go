@@ -1,0 +1,205 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// TieringJobName is the Flink job name of the Fluss → lake tiering job
+// (its pipeline.name).
+const TieringJobName = "fluss-tiering"
+
+// tieringDefaultName is the name Fluss's tiering job gives itself when
+// pipeline.name is not set (LakeTieringJobBuilder).
+func tieringDefaultName(l *schemas.Lab) string {
+	if l.Stack.Fluss == nil {
+		return ""
+	}
+	return "Fluss Lake Tiering Service - " + l.Stack.Fluss.Lake
+}
+
+// availableJobs lists the jobs of a mode that the stack can run.
+func availableJobs(l *schemas.Lab, mode string) []string {
+	var out []string
+	for _, j := range l.Jobs {
+		if j.Mode == mode && j.Unavailable == "" {
+			out = append(out, j.Name)
+		}
+	}
+	return out
+}
+
+// pauseSeconds is the batch loop's pause in whole seconds (at least one).
+func pauseSeconds(l *schemas.Lab) int {
+	if l.Stack.BatchLoop == nil {
+		return 300
+	}
+	s := int(schemas.ParseDuration(l.Stack.BatchLoop.Pause).Seconds())
+	if s < 1 {
+		s = 1
+	}
+	return s
+}
+
+// flinkJobsScript runs in the Flink containers: it fills the CDC
+// placeholders, submits the streaming jobs and the tiering job once, and
+// runs the batch loop.
+func flinkJobsScript(l *schemas.Lab, jars []Jar) []byte {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString(generated(l, "#"))
+	b.WriteString(`# Runs inside the lab's Flink containers (the image of flink/Dockerfile, with
+# this directory mounted at /lab):
+#   flink-jobs.sh run-sql FILE   run FILE with Flink's SQL client, after filling
+#                                ${MYSQL_CDC_USER} and ${MYSQL_CDC_PASSWORD}
+#                                from the environment (.env through compose)
+#   flink-jobs.sh submit         submit each streaming job that is not running yet
+#   flink-jobs.sh tiering        start the Fluss tiering job unless it runs
+#   flink-jobs.sh batch-loop     run the bounded jobs, pause after each round
+#                                (a pause after each attempt finishes, not a
+#                                wall-clock schedule), forever
+set -eu
+
+`)
+	fmt.Fprintf(&b, "FLINK_HOME=${FLINK_HOME:-/opt/flink}\n")
+	fmt.Fprintf(&b, "LAB=${LAB:-%s}\n", LabMount)
+	fmt.Fprintf(&b, "FLINK_REST=${FLINK_REST:-http://jobmanager:8081}\n")
+	fmt.Fprintf(&b, "STREAMING_JOBS=%q\n", strings.Join(availableJobs(l, schemas.ModeStreaming), " "))
+	fmt.Fprintf(&b, "BATCH_JOBS=%q\n", strings.Join(availableJobs(l, schemas.ModeBatch), " "))
+	fmt.Fprintf(&b, "BATCH_PAUSE=%d\n", pauseSeconds(l))
+	tiering := ""
+	if t, ok := tieringJar(jars); ok {
+		tiering = "$FLINK_HOME/" + t.Path()
+	}
+	fmt.Fprintf(&b, "TIERING_JOB=%s\n", TieringJobName)
+	fmt.Fprintf(&b, "TIERING_JAR=\"%s\"\n", tiering)
+	lake := ""
+	if l.Stack.Fluss != nil {
+		lake = l.Stack.Fluss.Lake
+	}
+	fmt.Fprintf(&b, "LAKE_FORMAT=%q\n", lake)
+	fmt.Fprintf(&b, "TIERING_DEFAULT_NAME=%q\n", tieringDefaultName(l))
+	fmt.Fprintf(&b, "LAKE_WAREHOUSE=%s\n", PaimonWarehouse)
+	fmt.Fprintf(&b, "FLUSS_BOOTSTRAP=%s\n", FlussBootstrap)
+	b.WriteString(`
+log() {
+	printf '%s flink-jobs: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*"
+}
+
+# active NAME...: a job of one of these names is running or on its way to
+# running.
+active() {
+	overview=$(curl -fsS --retry 5 --retry-connrefused "$FLINK_REST/jobs/overview" | tr '{' '\n') || return 1
+	for name in "$@"; do
+		if printf '%s\n' "$overview" | grep -F "\"name\":\"$name\"" |
+			grep -Eq '"state":"(INITIALIZING|CREATED|RUNNING|RESTARTING|RECONCILING)"'; then
+			return 0
+		fi
+	done
+	return 1
+}
+
+# wait_running NAME...: wait up to two minutes for the job to run.
+wait_running() {
+	tries=0
+	until active "$@"; do
+		tries=$((tries + 1))
+		if [ "$tries" -gt 60 ]; then
+			log "$1 did not reach RUNNING"
+			return 1
+		fi
+		sleep 2
+	done
+	log "$1 runs"
+}
+
+run_sql() {
+	if [ ! -r "$1" ]; then
+		log "no such SQL file: $1"
+		return 1
+	fi
+	sql=$(mktemp)
+	sed -e "s|\${MYSQL_CDC_USER}|${MYSQL_CDC_USER:-}|g" \
+		-e "s|\${MYSQL_CDC_PASSWORD}|${MYSQL_CDC_PASSWORD:-}|g" \
+		"$1" >"$sql"
+	status=0
+	"$FLINK_HOME/bin/sql-client.sh" -f "$sql" || status=$?
+	rm -f "$sql"
+	return "$status"
+}
+
+submit() {
+	for job in $STREAMING_JOBS; do
+		if active "$job"; then
+			log "$job already runs; not submitting it again"
+			continue
+		fi
+		log "submitting $job"
+		run_sql "$LAB/sql/flink/$job.sql"
+	done
+	for job in $STREAMING_JOBS; do
+		wait_running "$job"
+	done
+}
+
+tiering() {
+	if [ -z "$TIERING_JAR" ]; then
+		log "the stack runs no Fluss: no tiering job"
+		return 0
+	fi
+	# The tiering job names itself after pipeline.name, which the command
+	# below sets; without it, its default name.
+	if active "$TIERING_JOB" "$TIERING_DEFAULT_NAME"; then
+		log "the tiering job already runs"
+		return 0
+	fi
+	log "starting $TIERING_JOB (Fluss -> $LAKE_FORMAT)"
+	"$FLINK_HOME/bin/flink" run -d -Dpipeline.name="$TIERING_JOB" "$TIERING_JAR" \
+		--fluss.bootstrap.servers "$FLUSS_BOOTSTRAP" \
+		--datalake.format "$LAKE_FORMAT" \
+		--datalake."$LAKE_FORMAT".metastore filesystem \
+		--datalake."$LAKE_FORMAT".warehouse "$LAKE_WAREHOUSE"
+	wait_running "$TIERING_JOB" "$TIERING_DEFAULT_NAME"
+}
+
+batch_loop() {
+	touch /tmp/batch-loop.alive
+	while :; do
+		if [ -z "$BATCH_JOBS" ]; then
+			log "no bounded job is available in this stack"
+		fi
+		for job in $BATCH_JOBS; do
+			log "running $job"
+			if run_sql "$LAB/sql/flink/$job.sql"; then
+				log "$job finished"
+			else
+				log "$job failed; the next attempt follows the pause"
+			fi
+		done
+		touch /tmp/batch-loop.alive
+		log "pausing ${BATCH_PAUSE}s"
+		sleep "$BATCH_PAUSE"
+	done
+}
+
+case "${1:-}" in
+run-sql)
+	[ $# -eq 2 ] || {
+		echo "usage: flink-jobs.sh run-sql FILE" >&2
+		exit 2
+	}
+	run_sql "$2"
+	;;
+submit) submit ;;
+tiering) tiering ;;
+batch-loop) batch_loop ;;
+*)
+	echo "usage: flink-jobs.sh run-sql FILE | submit | tiering | batch-loop" >&2
+	exit 2
+	;;
+esac
+`)
+	return []byte(b.String())
+}

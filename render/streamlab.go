@@ -1,0 +1,343 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// resultVersion says how `stream-lab batch` reports what a bounded job
+// produced: an expression over its table in ClickHouse that changes with
+// each run (the version column, else a time key, else the row count).
+func resultVersion(l *schemas.Lab, j *schemas.Job) (table, expr string, ok bool) {
+	t := l.Table(j.Writes)
+	if t == nil || l.Stack.ClickHouse == nil {
+		return "", "", false
+	}
+	ch := t.Store(schemas.StoreClickHouse)
+	if ch == nil {
+		return "", "", false
+	}
+	table = ch.Database + "." + ch.Name
+	if ch.Version != "" {
+		return table, "max(" + ch.Version + ")", true
+	}
+	for _, k := range t.Key {
+		for _, c := range t.Columns {
+			if c.Name == k && (c.Type.Kind == schemas.TypeTimestamp || c.Type.Kind == schemas.TypeDate) {
+				return table, "max(" + k + ")", true
+			}
+		}
+	}
+	return table, "count()", true
+}
+
+// shQuote quotes a word for sh.
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// streamLab is the lab's control script: POSIX sh, docker as the only
+// tool on the host (everything else runs inside the containers).
+func streamLab(l *schemas.Lab, st *stack) []byte {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString(generated(l, "#"))
+	w(`# stream-lab: run and check the lab %q with nothing but Docker.
+#
+#   ./stream-lab compose ARGS...  docker compose with this lab's project and file
+#                                 (first start: ./stream-lab compose up -d --build)
+#   ./stream-lab smoke            check that everything runs and data flows
+#   ./stream-lab batch            run the bounded jobs now and report their results
+#   ./stream-lab console          print the query console's address
+#   ./stream-lab help             this text
+#
+# SMOKE_WAIT (seconds, default 120) bounds how long a smoke check waits for
+# a service or for data before it fails.
+set -u
+
+LAB_DIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+SMOKE_WAIT=${SMOKE_WAIT:-120}
+FAILED=0
+
+dc() {
+	docker compose --project-directory "$LAB_DIR" -f "$LAB_DIR/compose.yaml" --env-file "$LAB_DIR/.env" "$@"
+}
+
+pass() { printf 'PASS  %%s\n' "$1"; }
+fail() {
+	printf 'FAIL  %%s\n' "$1"
+	FAILED=$((FAILED + 1))
+}
+info() { printf 'INFO  %%s\n' "$1"; }
+
+# eventually CMD...: run CMD every 5 seconds until it succeeds, for at most
+# SMOKE_WAIT seconds.
+eventually() {
+	waited=0
+	until "$@"; do
+		if [ "$waited" -ge "$SMOKE_WAIT" ]; then
+			return 1
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+}
+
+# check DESCRIPTION CMD...: PASS or FAIL, waiting as eventually does.
+check() {
+	desc=$1
+	shift
+	if eventually "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+is_number() {
+	case $1 in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+}
+
+# healthy SERVICE: every container of the service runs and is healthy.
+healthy() {
+	out=$(dc ps --all --format '{{.Service}} {{.State}} {{.Health}}' "$1" 2>/dev/null) || return 1
+	[ -n "$out" ] && printf '%%s\n' "$out" | awk '$2 != "running" || $3 != "healthy" { bad = 1 } END { exit bad }'
+}
+
+# completed SERVICE: the one-shot service ran and exited 0.
+completed() {
+	out=$(dc ps --all --format '{{.Service}} {{.State}} {{.ExitCode}}' "$1" 2>/dev/null) || return 1
+	[ -n "$out" ] && printf '%%s\n' "$out" | awk '$2 != "exited" || $3 != "0" { bad = 1 } END { exit bad }'
+}
+
+# running NAME...: Flink's REST API lists a RUNNING job of one of these names.
+running() {
+	overview=$(dc exec -T jobmanager curl -fsS http://127.0.0.1:8081/jobs/overview 2>/dev/null | tr '{' '\n') || return 1
+	for name in "$@"; do
+		if printf '%%s\n' "$overview" | grep -F "\"name\":\"$name\"" | grep -q '"state":"RUNNING"'; then
+			return 0
+		fi
+	done
+	return 1
+}
+`, l.Name)
+
+	s := l.Stack
+	if s.MySQL != nil {
+		w(`
+# mysql_count TABLE: rows of a table of the lab's database (read-only user).
+mysql_count() {
+	# shellcheck disable=SC2016 # expanded by the container's shell
+	dc exec -T mysql sh -c 'MYSQL_PWD="$MYSQL_READER_PASSWORD" mysql -N -B --protocol=TCP -h 127.0.0.1 -u "$MYSQL_READER_USER" -e "SELECT COUNT(*) FROM $0"' %s."$1" 2>/dev/null
+}
+
+# grows TABLE: the table gains rows within five seconds.
+grows() {
+	before=$(mysql_count "$1") && is_number "$before" || return 1
+	sleep 5
+	after=$(mysql_count "$1") && is_number "$after" || return 1
+	[ "$after" -gt "$before" ]
+}
+`, s.MySQL.Database)
+	}
+	if s.Kafka != nil {
+		b.WriteString(`
+# topic_messages TOPIC: the sum of the topic's end offsets.
+topic_messages() {
+	dc exec -T kafka /opt/kafka/bin/kafka-get-offsets.sh --bootstrap-server ` + KafkaInternal + ` --topic "$1" 2>/dev/null |
+		awk -F: '{ n += $NF } END { print n + 0 }'
+}
+
+has_messages() {
+	n=$(topic_messages "$1") && is_number "$n" && [ "$n" -gt 0 ]
+}
+`)
+	}
+	if s.ClickHouse != nil {
+		b.WriteString(`
+# ch QUERY: run a query in ClickHouse as the lab's ClickHouse user.
+ch() {
+	# shellcheck disable=SC2016 # expanded by the container's shell
+	dc exec -T clickhouse sh -c 'clickhouse-client --user "$CLICKHOUSE_USER" --password "$CLICKHOUSE_PASSWORD" --query "$0"' "$1" 2>/dev/null
+}
+
+has_rows() {
+	n=$(ch "SELECT count() FROM $1") && is_number "$n" && [ "$n" -gt 0 ]
+}
+`)
+	}
+	if s.Flink != nil && (s.Fluss != nil || s.Iceberg != nil) {
+		b.WriteString(`
+# has_files DIR PATTERN: the warehouse holds a matching file under DIR.
+has_files() {
+	dc exec -T jobmanager find "$1" -type f -name "$2" 2>/dev/null | grep -q .
+}
+`)
+	}
+
+	// smoke
+	b.WriteString("\nsmoke() {\n\techo \"Smoke checks of the lab " + l.Name + " (each waits up to ${SMOKE_WAIT}s):\"\n")
+	for _, name := range st.services() {
+		if st.oneShot[name] {
+			w("\tcheck %s completed %s\n", shQuote("service "+name+" completed"), name)
+		} else {
+			w("\tcheck %s healthy %s\n", shQuote("service "+name+" is healthy"), name)
+		}
+	}
+	if s.Flink != nil {
+		for _, j := range l.Jobs {
+			switch {
+			case j.Unavailable != "":
+				w("\tinfo %s\n", shQuote("job "+j.Name+" is unavailable in this stack: it "+j.Unavailable))
+			case j.Mode == schemas.ModeStreaming:
+				w("\tcheck %s running %s\n", shQuote("Flink job "+j.Name+" is RUNNING"), j.Name)
+			}
+		}
+		if s.Fluss != nil {
+			w("\tcheck %s running %s %s\n", shQuote("Flink job "+TieringJobName+" (Fluss tiering) is RUNNING"), TieringJobName, shQuote(tieringDefaultName(l)))
+		}
+	}
+	if producerRuns(l) {
+		for _, p := range l.Producers {
+			if t := l.Table(p.Table); t != nil {
+				if ms := t.Store(schemas.StoreMySQL); ms != nil {
+					w("\tcheck %s grows %s\n", shQuote("producer "+p.Name+" writes MySQL "+ms.Name+" (its row count grows)"), ms.Name)
+				}
+			}
+		}
+	}
+	for _, j := range l.Jobs {
+		t := l.Table(j.Writes)
+		if t == nil || j.Unavailable != "" {
+			continue
+		}
+		if j.Mode == schemas.ModeBatch {
+			w("\tinfo %s\n", shQuote("bounded job "+j.Name+" writes "+t.Name+" when it runs: see ./stream-lab batch"))
+			continue
+		}
+		smokeStores(&b, l, t)
+	}
+	b.WriteString(`	if [ "$FAILED" -gt 0 ]; then
+		echo "smoke: $FAILED check(s) failed"
+		return 1
+	fi
+	echo "smoke: all checks passed"
+}
+`)
+
+	// batch
+	b.WriteString("\nbatch() {\n")
+	batchJobs := 0
+	for _, j := range l.Jobs {
+		if j.Mode != schemas.ModeBatch {
+			continue
+		}
+		if j.Unavailable != "" {
+			w("\tinfo %s\n", shQuote("bounded job "+j.Name+" is unavailable in this stack: it "+j.Unavailable))
+			continue
+		}
+		if s.Flink == nil {
+			continue
+		}
+		batchJobs++
+		table, expr, ok := resultVersion(l, j)
+		if ok {
+			w("\trun_batch %s %s %s\n", j.Name, shQuote(table), shQuote(expr))
+		} else {
+			w("\trun_batch %s '' ''\n", j.Name)
+		}
+	}
+	if batchJobs == 0 {
+		b.WriteString("\techo \"batch: no bounded job is available in this stack\"\n")
+	}
+	b.WriteString(`	if [ "$FAILED" -gt 0 ]; then
+		echo "batch: $FAILED job(s) failed"
+		return 1
+	fi
+}
+`)
+	if batchJobs > 0 {
+		b.WriteString(`
+# run_batch JOB TABLE EXPR: run a bounded job in the jobmanager's SQL client
+# (as the flink user, which owns the warehouse), wait for it to finish, then
+# wait for its result to reach ClickHouse and report EXPR over TABLE.
+run_batch() {
+	job=$1 table=$2 expr=$3
+	before=''
+	if [ -n "$table" ]; then
+		before=$(ch "SELECT toString(v) FROM (SELECT $expr AS v FROM $table)") || before=''
+	fi
+	echo "Running the bounded job $job ..."
+	if ! dc exec -T --user flink jobmanager sh ` + LabMount + `/scripts/flink-jobs.sh run-sql "` + LabMount + `/sql/flink/$job.sql"; then
+		fail "bounded job $job failed (see the output above)"
+		return
+	fi
+	if [ -z "$table" ]; then
+		pass "bounded job $job finished"
+		return
+	fi
+	if eventually result_changed "$table" "$expr" "$before"; then
+		pass "bounded job $job finished; result version $expr in $table is $after (was ${before:-none})"
+	else
+		fail "bounded job $job finished, but $table in ClickHouse still shows $expr = ${before:-none}"
+	fi
+}
+
+result_changed() {
+	after=$(ch "SELECT toString(v) FROM (SELECT $2 AS v FROM $1)") || return 1
+	[ -n "$after" ] && [ "$after" != "$3" ]
+}
+`)
+	}
+
+	// console and dispatch
+	b.WriteString("\nconsole() {\n")
+	if s.Console != nil {
+		w("\techo \"http://127.0.0.1:%d\"\n", s.Console.Port)
+	} else {
+		b.WriteString("\techo \"this lab runs no console\" >&2\n\treturn 1\n")
+	}
+	b.WriteString(`}
+
+usage() {
+	sed -n '3,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'
+}
+
+case "${1:-help}" in
+smoke) smoke ;;
+batch) batch ;;
+compose)
+	shift
+	dc "$@"
+	;;
+console) console ;;
+help | -h | --help) usage ;;
+*)
+	echo "stream-lab: unknown command: $1" >&2
+	usage >&2
+	exit 2
+	;;
+esac
+`)
+	return []byte(b.String())
+}
+
+// smokeStores checks that rows reach every store a streaming job writes.
+func smokeStores(b *strings.Builder, l *schemas.Lab, t *schemas.Table) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	for _, st := range t.Stores {
+		switch st.Kind {
+		case schemas.StoreKafka:
+			w("\tcheck %s has_messages %s\n", shQuote("Kafka topic "+st.Name+" has messages"), shQuote(st.Name))
+		case schemas.StoreClickHouse:
+			if st.Ingest == schemas.StoreKafka && t.Store(schemas.StoreKafka) != nil {
+				w("\tcheck %s has_rows %s\n", shQuote("ClickHouse "+st.Database+"."+st.Name+" has rows"), st.Database+"."+st.Name)
+			}
+		case schemas.StoreFluss:
+			dir := fmt.Sprintf("%s/%s.db/%s/snapshot", PaimonWarehouse, st.Database, st.Name)
+			w("\tcheck %s has_files %s 'snapshot-*'\n", shQuote("Fluss "+st.Database+"."+st.Name+" is tiered into "+l.Stack.Fluss.Lake+" (a lake snapshot exists)"), dir)
+		case schemas.StoreIceberg:
+			dir := fmt.Sprintf("%s/%s/%s/data", strings.TrimPrefix(IcebergWarehouse, "file://"), st.Database, st.Name)
+			w("\tcheck %s has_files %s '*.parquet'\n", shQuote("Iceberg "+st.Database+"."+st.Name+" has committed data files"), dir)
+		}
+	}
+}

@@ -1,0 +1,17 @@
+// Package labgen carries labgen's own source inside the binary, so that a
+// rendered lab directory can build the labgen image (producer, console)
+// with Docker alone: render writes these files into labgen/src/.
+package labgen
+
+import "embed"
+
+// Source holds go.mod, go.sum and the files of every package cmd/labgen is
+// built from. The patterns also catch test files, which render leaves out.
+//
+// When cmd/labgen starts to import a package of another folder, or a
+// package starts to embed files, add them here: render's
+// TestSourceBuildsTheCommand compares this list with `go list -deps`.
+//
+//go:embed go.mod go.sum source.go cmd/labgen/*.go cli/*.go render/*.go schemas/*.go sqlread/*.go flinksql/*.go
+//go:embed generator/*.go runtime/*/*.go runtime/console/web
+var Source embed.FS
