@@ -1,10 +1,5 @@
 package cli
 
-import (
-	"context"
-	"flag"
-)
-
 func init() {
 	register(&command{
 		name:    "batch",
@@ -24,15 +19,6 @@ job finished, 3 otherwise.
 Examples:
   labgen batch out/orders
   labgen batch out/orders --no-up --gateway http://127.0.0.1:8083`,
-		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
-			noUp := fs.Bool("no-up", false, "do not run docker compose up first")
-			ep := addEndpointFlags(fs)
-			return func(ctx context.Context, args []string) error {
-				if len(args) != 1 {
-					return usagef("batch takes one rendered lab directory")
-				}
-				return runLab(ctx, env, args[0], ep, runConfig{noUp: *noUp, only: labStep("batch", "Bounded jobs")}, "batch")
-			}
-		},
+		setup: labActionSetup("batch", "Bounded jobs"),
 	})
 }

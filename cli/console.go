@@ -8,16 +8,13 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/labgen/labgen/runtime/console"
+	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/schemas"
 )
@@ -100,32 +97,18 @@ func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSet
 	if o.timeout <= 0 {
 		return nil, usagef("--timeout must be positive")
 	}
-	labPath := filepath.Join(dir, "lab.json")
-	if _, err := os.Stat(labPath); errors.Is(err, os.ErrNotExist) {
+	lab, err := labdir.Load(dir)
+	var nr *labdir.NotRenderedError
+	if errors.As(err, &nr) {
 		return nil, usagef("%s is not a rendered lab: it has no lab.json (render the lab first: labgen render LAB_DIR %s)", dir, dir)
 	}
-	lab, err := schemas.ReadLabJSON(labPath)
 	if err != nil {
 		return nil, err
 	}
-	envPath := filepath.Join(dir, ".env")
-	dotenv, err := readDotEnv(envPath)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	lookup := func(key string) string {
-		if v := lookupEnv(environ, key); v != "" {
-			return v
-		}
-		return dotenv[key]
-	}
-	s := &consoleSetup{lab: lab, listen: o.listen}
+	stack := lab.Lab.Stack
+	s := &consoleSetup{lab: lab.Lab, listen: o.listen}
 	if s.listen == "" {
-		port := 8088
-		if lab.Stack.Console != nil && lab.Stack.Console.Port != 0 {
-			port = lab.Stack.Console.Port
-		}
-		s.listen = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		s.listen = lab.ConsoleAddr()
 	}
 
 	// MySQL.
@@ -137,52 +120,42 @@ func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSet
 		}
 		s.mysqlDSN = o.mysql
 		s.mysqlShow = fmt.Sprintf("%s@%s/%s", cfg.User, cfg.Addr, cfg.DBName)
-	case lab.Stack.MySQL == nil && o.mysql == "":
+	case stack.MySQL == nil && o.mysql == "":
 		s.mysqlUnavailable = "the lab's stack has no MySQL"
 	default:
-		addr := o.mysql
-		if addr == "" {
-			addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(lab.Stack.MySQL.Port))
+		cfg := lab.MySQLConfig(labdir.MySQLReaderUser, labdir.MySQLReaderPassword, environ)
+		if o.mysql != "" {
+			cfg.Addr = o.mysql
 		}
-		user, pw := lookup("MYSQL_READER_USER"), lookup("MYSQL_READER_PASSWORD")
-		if user == "" {
-			s.mysqlUnavailable = "no MYSQL_READER_USER in " + envPath + " or the environment"
+		if cfg.User == "" {
+			s.mysqlUnavailable = "no " + labdir.MySQLReaderUser + " in " + lab.EnvPath() + " or the environment"
 			break
 		}
-		cfg := mysql.NewConfig()
-		cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = user, pw, "tcp", addr
-		if lab.Stack.MySQL != nil {
-			cfg.DBName = lab.Stack.MySQL.Database
-		}
 		s.mysqlDSN = cfg.FormatDSN()
-		s.mysqlShow = fmt.Sprintf("%s@%s/%s", user, addr, cfg.DBName)
+		s.mysqlShow = fmt.Sprintf("%s@%s/%s", cfg.User, cfg.Addr, cfg.DBName)
 	}
 
 	// ClickHouse.
 	switch {
 	case strings.Contains(o.clickhouse, "://"):
-		u, err := url.Parse(o.clickhouse)
-		if err != nil || u.Host == "" {
+		// Only what the URL says: no user or database of the lab's.
+		c, err := labdir.ParseClickHouse(o.clickhouse, query.ClickHouseOptions{})
+		if err != nil {
 			return nil, usagef("--clickhouse: %q is not a clickhouse://user:password@host:port/db URL", o.clickhouse)
 		}
-		pw, _ := u.User.Password()
-		s.clickhouse = &query.ClickHouseOptions{Addr: u.Host, User: u.User.Username(), Password: pw, Database: strings.TrimPrefix(u.Path, "/")}
-	case lab.Stack.ClickHouse == nil && o.clickhouse == "":
+		s.clickhouse = &c
+	case stack.ClickHouse == nil && o.clickhouse == "":
 		s.clickhouseUnavailable = "the lab's stack has no ClickHouse"
 	default:
-		addr := o.clickhouse
-		if addr == "" {
-			addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(lab.Stack.ClickHouse.TCPPort))
+		c := lab.ClickHouseReader(environ)
+		if o.clickhouse != "" {
+			c.Addr = o.clickhouse
 		}
-		user := lookup("CLICKHOUSE_READER_USER")
-		if user == "" {
-			s.clickhouseUnavailable = "no CLICKHOUSE_READER_USER in " + envPath + " or the environment"
+		if c.User == "" {
+			s.clickhouseUnavailable = "no " + labdir.ClickHouseReaderUser + " in " + lab.EnvPath() + " or the environment"
 			break
 		}
-		s.clickhouse = &query.ClickHouseOptions{Addr: addr, User: user, Password: lookup("CLICKHOUSE_READER_PASSWORD")}
-		if lab.Stack.ClickHouse != nil {
-			s.clickhouse.Database = lab.Stack.ClickHouse.Database
-		}
+		s.clickhouse = &c
 	}
 	if c := s.clickhouse; c != nil {
 		s.clickhouseShow = fmt.Sprintf("%s@%s/%s", c.User, c.Addr, c.Database)

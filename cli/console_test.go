@@ -5,10 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -19,34 +16,6 @@ import (
 
 	"github.com/labgen/labgen/schemas"
 )
-
-// consoleOut writes a rendered lab directory as the console reads it:
-// lab.json of the seed lab (with stack changed by edit) and a .env.
-func consoleOut(t *testing.T, dotenv string, edit func(*schemas.Lab)) string {
-	t.Helper()
-	p := schemas.NewParser()
-	lab, diags := p.Load("../labs/orders", schemas.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	if edit != nil {
-		edit(lab)
-	}
-	b, err := schemas.MarshalLab(lab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "lab.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if dotenv != "" {
-		if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(dotenv), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 const consoleEnv = `# rendered
 MYSQL_APP_USER=lab_app
@@ -62,7 +31,7 @@ CLICKHOUSE_READER_PASSWORD=ch-secret
 var consoleDefaults = consoleOptions{maxRows: 1000, timeout: 30 * time.Second}
 
 func TestConsoleDefaults(t *testing.T) {
-	out := consoleOut(t, consoleEnv, func(l *schemas.Lab) {
+	out := seedLab(t, consoleEnv, func(l *schemas.Lab) {
 		l.Stack.MySQL.Port = 13306
 		l.Stack.ClickHouse.TCPPort = 19000
 		l.Stack.Console.Port = 18088
@@ -117,7 +86,7 @@ func TestConsoleDefaults(t *testing.T) {
 	}
 
 	// Missing users, and a stack without ClickHouse.
-	out = consoleOut(t, "MYSQL_APP_USER=x\n", func(l *schemas.Lab) { l.Stack.ClickHouse = nil })
+	out = seedLab(t, "MYSQL_APP_USER=x\n", func(l *schemas.Lab) { l.Stack.ClickHouse = nil })
 	s, err = resolveConsole(out, consoleDefaults, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +100,7 @@ func TestConsoleDefaults(t *testing.T) {
 }
 
 func TestConsoleUsageErrors(t *testing.T) {
-	out := consoleOut(t, consoleEnv, nil)
+	out := seedLab(t, consoleEnv, nil)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -149,7 +118,7 @@ func TestConsoleUsageErrors(t *testing.T) {
 		}
 	}
 	// No engine at all is a failure to run, not a usage mistake.
-	out = consoleOut(t, "", func(l *schemas.Lab) { l.Stack.MySQL, l.Stack.ClickHouse = nil, nil })
+	out = seedLab(t, "", func(l *schemas.Lab) { l.Stack.MySQL, l.Stack.ClickHouse = nil, nil })
 	code, _, stderr := run(t, "", nil, "console", out, "--listen", "127.0.0.1:0")
 	if code != ExitRunFailed || !strings.Contains(stderr, "no engine to query") {
 		t.Errorf("no engines: exit %d, stderr %q", code, stderr)
@@ -174,23 +143,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// closedPort is an address where nothing listens.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // The command serves the page and the API until its context ends. The
 // databases are not running: the console starts anyway and says so when
 // a query needs them.
 func TestConsoleServes(t *testing.T) {
-	out := consoleOut(t, consoleEnv, nil)
+	out := seedLab(t, consoleEnv, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr syncBuffer

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-
-	"github.com/labgen/labgen/runtime/compose"
 )
 
 func init() {
@@ -29,9 +27,9 @@ Examples:
 				if len(args) != 1 {
 					return usagef("down takes one rendered lab directory")
 				}
-				c, err := compose.New(args[0])
+				c, err := openCompose(args[0])
 				if err != nil {
-					return &exitError{code: ExitRunFailed, msg: err.Error()}
+					return err
 				}
 				out, err := c.Down(ctx, *volumes)
 				if s := strings.TrimSpace(out); s != "" && err == nil {

@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"math"
-	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +13,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/labgen/labgen/generator"
-	"github.com/labgen/labgen/schemas"
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
 // DSNEnvVar overrides the MySQL address of produce (the compose service
@@ -53,6 +48,13 @@ Two clocks:
                advancing as if at the lab's rate. With --count the history
                ends now, so --count 18000 --rate max backfills one hour of
                a 5/s lab in seconds. --start T pins the clock instead.
+               A backfill is history, so each transaction (up to 5 x
+               --batch orders) writes its rows in their final state: an
+               order whose payment falls in the same transaction is
+               inserted already PAID or PAYMENT_FAILED, without an UPDATE.
+               The tables end up the same; only the binlog (what CDC
+               reads) lacks those orders' CREATED state. At a finite
+               --rate every state reaches MySQL when it happens.
 
 The producer resumes after the largest key already in the table, so it can
 be stopped and started again without duplicating orders. If MySQL goes
@@ -83,7 +85,7 @@ Examples:
 			sample := fset.Int("sample", 0, "print the first `N` events as JSON lines and write nothing (no database needed)")
 			start := fset.String("start", "", "logical `TIME` of order number 0 with --rate max or --sample (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
 			producer := fset.String("producer", "", "run only the producer `NAME` (default: all of the lab's producers)")
-			batch := fset.Int("batch", 1000, "at most `N` rows per INSERT")
+			batch := fset.Int("batch", 1000, "at most `N` rows per INSERT (with --rate max, transactions of 5 x N rows per table)")
 			every := fset.Duration("progress", 10*time.Second, "how often a progress line is logged when stderr is not a terminal")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
@@ -92,7 +94,7 @@ Examples:
 				dir := args[0]
 				seedSet := false
 				fset.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
-				o := produceOpts{dir: dir, dsn: *dsn, count: *count, duration: *duration, sample: *sample, producer: *producer, batch: *batch, every: *every}
+				o := produceOpts{dsn: *dsn, count: *count, duration: *duration, sample: *sample, producer: *producer, batch: *batch, every: *every}
 				switch r := strings.TrimSpace(*rate); {
 				case r == "":
 				case r == "max":
@@ -130,7 +132,7 @@ Examples:
 				if err != nil {
 					return err
 				}
-				o.seed = lab.Seed
+				o.seed = lab.Lab.Seed
 				if seedSet {
 					o.seed = *seed
 				}
@@ -141,16 +143,16 @@ Examples:
 }
 
 type produceOpts struct {
-	dir, dsn, producer string
-	rate               float64
-	logical            bool
-	count              int64
-	duration           time.Duration
-	seed               int64
-	sample             int
-	start              time.Time
-	batch              int
-	every              time.Duration
+	dsn, producer string
+	rate          float64
+	logical       bool
+	count         int64
+	duration      time.Duration
+	seed          int64
+	sample        int
+	start         time.Time
+	batch         int
+	every         time.Duration
 }
 
 func parseTime(s string) (time.Time, error) {
@@ -162,23 +164,22 @@ func parseTime(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not a time; write it as 2026-01-01T00:00:00Z", s)
 }
 
-// readLab reads DIR/lab.json with a message that says what to do when it
-// is not there.
-func readLab(dir string) (*schemas.Lab, error) {
-	path := filepath.Join(dir, "lab.json")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			if files, _ := schemas.LabFiles(dir); len(files) > 0 {
-				return nil, usagef("%s is a lab's source, not a rendered lab; render it first (labgen render %s -o out/NAME) and produce into that", dir, dir)
-			}
-		}
+// readLab reads DIR/lab.json (.env only when it is needed, see
+// mysqlConfig) with a message that says what to do when it is not there.
+func readLab(dir string) (*labdir.Lab, error) {
+	lab, err := labdir.Open(dir)
+	var nr *labdir.NotRenderedError
+	switch {
+	case errors.As(err, &nr) && nr.Source:
+		return nil, usagef("%s is a lab's source, not a rendered lab; render it first (labgen render %s -o out/NAME) and produce into that", dir, dir)
+	case errors.As(err, &nr):
 		return nil, usagef("%s has no lab.json; produce reads a rendered lab directory (labgen render LAB_DIR -o %s)", dir, dir)
 	}
-	return schemas.ReadLabJSON(path)
+	return lab, err
 }
 
-func produce(ctx context.Context, env *Env, lab *schemas.Lab, o produceOpts) error {
-	plans, err := generator.Compile(lab, o.seed)
+func produce(ctx context.Context, env *Env, lab *labdir.Lab, o produceOpts) error {
+	plans, err := generator.Compile(lab.Lab, o.seed)
 	if err != nil {
 		return &exitError{code: ExitLabErrors, msg: fmt.Sprintf("lab.json: %v", err)}
 	}
@@ -313,11 +314,12 @@ func thousandsInt(n int64) string {
 
 // mysqlConfig works out where to write: --mysql, $LABGEN_MYSQL_DSN, or the
 // lab's MySQL on 127.0.0.1 with the app user of DIR/.env.
-func mysqlConfig(env *Env, lab *schemas.Lab, o produceOpts) (*mysql.Config, error) {
+func mysqlConfig(env *Env, lab *labdir.Lab, o produceOpts) (*mysql.Config, error) {
 	dsn, from := o.dsn, "--mysql"
 	if dsn == "" {
-		dsn, from = lookupEnv(env.Environ, DSNEnvVar), "$"+DSNEnvVar
+		dsn, from = labdir.LookupEnv(env.Environ, DSNEnvVar), "$"+DSNEnvVar
 	}
+	stack := lab.Lab.Stack
 	var cfg *mysql.Config
 	if dsn != "" {
 		c, err := generator.ParseDSN(dsn)
@@ -326,70 +328,28 @@ func mysqlConfig(env *Env, lab *schemas.Lab, o produceOpts) (*mysql.Config, erro
 		}
 		cfg = c
 	} else {
-		if lab.Stack.MySQL == nil {
+		if stack.MySQL == nil {
 			return nil, usagef("the lab's stack has no MySQL; say where to write with --mysql DSN")
 		}
 		cfg = mysql.NewConfig()
-		cfg.Net = "tcp"
-		cfg.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(lab.Stack.MySQL.Port))
+		cfg.Net, cfg.Addr = "tcp", lab.MySQLAddr()
 	}
-	if cfg.DBName == "" && lab.Stack.MySQL != nil {
-		cfg.DBName = lab.Stack.MySQL.Database
+	if cfg.DBName == "" && stack.MySQL != nil {
+		cfg.DBName = stack.MySQL.Database
 	}
 	if cfg.User == "" {
-		envPath := filepath.Join(o.dir, ".env")
-		vars, err := readDotEnv(envPath)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, usagef("%s not found: it holds the producer's MySQL user (MYSQL_APP_USER, MYSQL_APP_PASSWORD); render the lab again, or pass --mysql user:password@tcp(host:port)/database", envPath)
-		}
-		if err != nil {
+		envPath := lab.EnvPath()
+		if err := lab.LoadEnv(); err != nil {
 			return nil, fmt.Errorf("reading %s: %v", envPath, err)
 		}
-		user, ok := vars["MYSQL_APP_USER"]
-		if !ok || user == "" {
-			return nil, usagef("%s has no MYSQL_APP_USER; render the lab again, or pass --mysql user:password@tcp(host:port)/database", envPath)
+		if !lab.HasEnv {
+			return nil, usagef("%s not found: it holds the producer's MySQL user (%s, %s); render the lab again, or pass --mysql user:password@tcp(host:port)/database", envPath, labdir.MySQLAppUser, labdir.MySQLAppPassword)
 		}
-		cfg.User, cfg.Passwd = user, vars["MYSQL_APP_PASSWORD"]
+		user := lab.Env[labdir.MySQLAppUser]
+		if user == "" {
+			return nil, usagef("%s has no %s; render the lab again, or pass --mysql user:password@tcp(host:port)/database", envPath, labdir.MySQLAppUser)
+		}
+		cfg.User, cfg.Passwd = user, lab.Env[labdir.MySQLAppPassword]
 	}
 	return cfg, nil
-}
-
-func lookupEnv(environ []string, key string) string {
-	for i := len(environ) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(environ[i], "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
-}
-
-// readDotEnv reads a compose .env file: KEY=VALUE lines, # comments,
-// optional export prefix and quotes.
-func readDotEnv(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
-			v = v[1 : len(v)-1]
-		} else if i := strings.Index(v, " #"); i >= 0 {
-			v = strings.TrimSpace(v[:i])
-		}
-		out[k] = v
-	}
-	return out, sc.Err()
 }

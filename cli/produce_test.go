@@ -1,59 +1,22 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/labgen/labgen/schemas"
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
-// produceDir is a rendered lab directory as produce reads it: the seed
-// lab's lab.json and, if dotenv is not empty, a .env.
-func produceDir(t *testing.T, dotenv string) string {
-	t.Helper()
-	p := schemas.NewParser()
-	lab, diags := p.Load("../labs/orders", schemas.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	b, err := schemas.MarshalLab(lab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "lab.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if dotenv != "" {
-		if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(dotenv), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func produceRun(t *testing.T, ctx context.Context, environ []string, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	env := &Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader(""), Environ: environ}
-	code := RunEnv(ctx, append([]string{"produce"}, args...), env)
-	return code, stdout.String(), stderr.String()
-}
-
 func TestProduceSampleDeterministic(t *testing.T) {
-	dir := produceDir(t, "")
-	ctx := context.Background()
-	code, a, stderr := produceRun(t, ctx, nil, dir, "--sample", "500")
+	dir := seedLab(t, "", nil)
+	code, a, stderr := run(t, "", nil, "produce", dir, "--sample", "500")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	_, b, _ := produceRun(t, ctx, nil, dir, "--sample", "500")
+	_, b, _ := run(t, "", nil, "produce", dir, "--sample", "500")
 	if a != b {
 		t.Fatal("two --sample runs print different lines")
 	}
@@ -76,11 +39,11 @@ func TestProduceSampleDeterministic(t *testing.T) {
 		t.Errorf("first line: %s", lines[0])
 	}
 
-	_, c, _ := produceRun(t, ctx, nil, dir, "--sample", "500", "--seed", "2")
+	_, c, _ := run(t, "", nil, "produce", dir, "--sample", "500", "--seed", "2")
 	if c == a {
 		t.Error("--seed 2 prints the same lines as the lab's seed")
 	}
-	_, d, _ := produceRun(t, ctx, nil, dir, "--sample", "3", "--start", "2026-05-01T12:00:00Z", "--rate", "max")
+	_, d, _ := run(t, "", nil, "produce", dir, "--sample", "3", "--start", "2026-05-01T12:00:00Z", "--rate", "max")
 	if !strings.Contains(d, `"created_at":"2026-05-01 12:00:00.000"`) {
 		t.Errorf("--start does not set the clock:\n%s", d)
 	}
@@ -91,7 +54,7 @@ func TestProduceSampleDeterministic(t *testing.T) {
 }
 
 func TestProduceUsage(t *testing.T) {
-	dir := produceDir(t, "")
+	dir := seedLab(t, "", nil)
 	src := t.TempDir()
 	if err := os.WriteFile(filepath.Join(src, "lab.hcl"), []byte(`lab "x" {}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -114,7 +77,7 @@ func TestProduceUsage(t *testing.T) {
 		{[]string{dir, "--mysql", "not a dsn"}, ExitUsage, "--mysql: invalid MySQL DSN"},
 	}
 	for _, c := range cases {
-		code, _, stderr := produceRun(t, context.Background(), nil, c.args...)
+		code, _, stderr := run(t, "", nil, append([]string{"produce"}, c.args...)...)
 		if code != c.code || !strings.Contains(stderr, c.msg) {
 			t.Errorf("produce %s: exit %d, stderr:\n%s\nwant exit %d and %q", strings.Join(c.args, " "), code, stderr, c.code, c.msg)
 		}
@@ -122,7 +85,7 @@ func TestProduceUsage(t *testing.T) {
 }
 
 func TestProduceHelp(t *testing.T) {
-	code, stdout, _ := produceRun(t, context.Background(), nil, "--help")
+	code, stdout, _ := run(t, "", nil, "produce", "--help")
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -138,12 +101,12 @@ func TestProduceHelp(t *testing.T) {
 // $LABGEN_MYSQL_DSN and --mysql override it (here all point at closed
 // ports, so each run fails with one line naming where it went).
 func TestProduceDSNDefaults(t *testing.T) {
-	dir := produceDir(t, "MYSQL_APP_USER=lab_app\nMYSQL_APP_PASSWORD='app secret'\n")
-	lab, err := schemas.ReadLabJSON(filepath.Join(dir, "lab.json"))
+	dir := seedLab(t, "MYSQL_APP_USER=lab_app\nMYSQL_APP_PASSWORD='app secret'\n", nil)
+	lab, err := labdir.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := mysqlConfig(&Env{}, lab, produceOpts{dir: dir})
+	cfg, err := mysqlConfig(&Env{}, lab, produceOpts{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,32 +114,24 @@ func TestProduceDSNDefaults(t *testing.T) {
 		t.Errorf("default MySQL: %s@%s/%s (password %q)", cfg.User, cfg.Addr, cfg.DBName, cfg.Passwd)
 	}
 
-	closed := func() string {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		return ln.Addr().String()
-	}
-	envAddr, flagAddr := closed(), closed()
+	envAddr, flagAddr := closedPort(t), closedPort(t)
 	environ := []string{DSNEnvVar + "=mysql://env_user:pw@" + envAddr + "/envdb"}
-	code, _, stderr := produceRun(t, context.Background(), environ, dir, "--count", "1")
+	code, _, stderr := run(t, "", environ, "produce", dir, "--count", "1")
 	if code != ExitRunFailed || !strings.Contains(stderr, "cannot reach MySQL at "+envAddr) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("$%s: exit %d, stderr:\n%s", DSNEnvVar, code, stderr)
 	}
-	code, _, stderr = produceRun(t, context.Background(), environ, dir, "--count", "1", "--mysql", "tcp("+flagAddr+")/flagdb")
+	code, _, stderr = run(t, "", environ, "produce", dir, "--count", "1", "--mysql", "tcp("+flagAddr+")/flagdb")
 	if code != ExitRunFailed || !strings.Contains(stderr, "cannot reach MySQL at "+flagAddr) {
 		t.Errorf("--mysql: exit %d, stderr:\n%s", code, stderr)
 	}
 	// A DSN without a user takes the .env's.
-	cfg, err = mysqlConfig(&Env{}, lab, produceOpts{dir: dir, dsn: "tcp(" + flagAddr + ")/flagdb"})
+	cfg, err = mysqlConfig(&Env{}, lab, produceOpts{dsn: "tcp(" + flagAddr + ")/flagdb"})
 	if err != nil || cfg.User != "lab_app" || cfg.DBName != "flagdb" {
 		t.Errorf("DSN without a user: %+v, %v", cfg, err)
 	}
 
-	noUser := produceDir(t, "MYSQL_ROOT_PASSWORD=x\n")
-	code, _, stderr = produceRun(t, context.Background(), nil, noUser)
+	noUser := seedLab(t, "MYSQL_ROOT_PASSWORD=x\n", nil)
+	code, _, stderr = run(t, "", nil, "produce", noUser)
 	if code != ExitUsage || !strings.Contains(stderr, "has no MYSQL_APP_USER") {
 		t.Errorf(".env without the app user: exit %d, stderr:\n%s", code, stderr)
 	}

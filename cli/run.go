@@ -15,6 +15,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/labgen/labgen/runtime/compose"
+	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/runtime/runner"
 	"github.com/labgen/labgen/schemas"
@@ -94,8 +95,8 @@ func addEndpointFlags(fs *flag.FlagSet) *endpointFlags {
 }
 
 // endpoints are the lab's defaults with the flags applied.
-func (f *endpointFlags) endpoints(lab *runner.Lab) (runner.Endpoints, error) {
-	e := runner.DefaultEndpoints(lab)
+func (f *endpointFlags) endpoints(lab *labdir.Lab) (labdir.Endpoints, error) {
+	e := lab.Endpoints(nil)
 	switch {
 	case f.mysql == "":
 	case strings.ContainsAny(f.mysql, "@/"):
@@ -115,7 +116,7 @@ func (f *endpointFlags) endpoints(lab *runner.Lab) (runner.Endpoints, error) {
 		e.MySQL = cfg.FormatDSN()
 	}
 	if f.clickhouse != "" {
-		o, err := runner.ParseClickHouse(f.clickhouse, e.ClickHouse)
+		o, err := labdir.ParseClickHouse(f.clickhouse, e.ClickHouse)
 		if err != nil {
 			return e, usagef("%v", err)
 		}
@@ -144,7 +145,7 @@ type runConfig struct {
 
 // runLab is labgen run (and smoke, batch): up, run, report.
 func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc runConfig, name string) error {
-	lab, err := runner.LoadLab(dir)
+	lab, err := labdir.Load(dir)
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	if rc.only != nil {
 		l := *lab.Lab
 		l.Experiments = []*schemas.Experiment{rc.only}
-		lab = &runner.Lab{Dir: lab.Dir, Lab: &l, JSON: lab.JSON, Env: lab.Env}
+		only := *lab
+		only.Lab = &l
+		lab = &only
 	}
 	comp, cerr := compose.New(dir)
 	if !rc.noUp {

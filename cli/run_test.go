@@ -9,26 +9,12 @@ import (
 
 	"github.com/labgen/labgen/runtime/flinkapi"
 	"github.com/labgen/labgen/runtime/flinkapi/flinktest"
+	"github.com/labgen/labgen/runtime/labdir/labdirtest"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
 
 func init() { flinkapi.PollInterval = 0 }
-
-// renderedLab writes lab.json (from the model) and the given files into a
-// new directory, as labgen render would.
-func renderedLab(t *testing.T, l *schemas.Lab, files map[string]string) string {
-	t.Helper()
-	b, err := schemas.MarshalLab(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files == nil {
-		files = map[string]string{}
-	}
-	files["lab.json"] = string(b)
-	return writeLab(t, files)
-}
 
 // dockerStandIn puts a docker first on PATH that logs its arguments and
 // answers ps with every service healthy.
@@ -64,7 +50,7 @@ func notesLab() *schemas.Lab {
 
 func TestUpAndDown(t *testing.T) {
 	log := dockerStandIn(t, "")
-	dir := renderedLab(t, notesLab(), map[string]string{"compose.yaml": "services: {}\n"})
+	dir := labdirtest.Rendered(t, notesLab(), map[string]string{"compose.yaml": "services: {}\n"})
 	code, _, stderr := run(t, dir, nil, "up", dir)
 	if code != ExitOK || !strings.Contains(stderr, "mysql                healthy") || !strings.Contains(stderr, "All 2 services are ready") {
 		t.Fatalf("up: %d\n%s", code, stderr)
@@ -84,7 +70,7 @@ func TestUpAndDown(t *testing.T) {
 
 func TestUpWithoutDockerEngine(t *testing.T) {
 	dockerStandIn(t, "noengine")
-	dir := renderedLab(t, notesLab(), map[string]string{"compose.yaml": "services: {}\n"})
+	dir := labdirtest.Rendered(t, notesLab(), map[string]string{"compose.yaml": "services: {}\n"})
 	code, _, stderr := run(t, dir, nil, "up", dir)
 	want := "labgen up: Docker is installed but its engine is not running or not reachable (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?): start Docker and try again.\n"
 	if code != ExitRunFailed || !strings.HasSuffix(stderr, want) {
@@ -98,7 +84,7 @@ func TestUpWithoutDockerEngine(t *testing.T) {
 }
 
 func TestRunShowDiff(t *testing.T) {
-	dir := renderedLab(t, notesLab(), nil)
+	dir := labdirtest.Rendered(t, notesLab(), nil)
 	code, stdout, stderr := run(t, dir, nil, "run", dir, "--no-up", "--experiment", "two")
 	if code != ExitOK || !strings.Contains(stdout, "1 steps: 1 ok, 0 failed") {
 		t.Fatalf("run: %d\n%s\n%s", code, stdout, stderr)
@@ -140,7 +126,7 @@ func TestRunExitCodeOnFailure(t *testing.T) {
 	l.Stack.MySQL = &schemas.MySQL{Database: "shop", Port: 1}
 	l.Experiments[0].Steps = append(l.Experiments[0].Steps, &schemas.Step{Name: "q", Kind: schemas.StepQuery,
 		Query: &schemas.QueryStep{Engine: "mysql", SQL: schemas.Expr{Text: "SELECT 1"}}})
-	dir := renderedLab(t, l, map[string]string{".env": "MYSQL_READER_USER=reader\nMYSQL_READER_PASSWORD=s3cr3t-pw\n"})
+	dir := labdirtest.Rendered(t, l, map[string]string{".env": "MYSQL_READER_USER=reader\nMYSQL_READER_PASSWORD=s3cr3t-pw\n"})
 	code, stdout, stderr := run(t, dir, nil, "run", dir, "--no-up", "--experiment", "1")
 	if code != ExitRunFailed || !strings.Contains(stderr, "FAILED    q") || !strings.Contains(stderr, "connection refused") {
 		t.Fatalf("%d\n%s\n%s", code, stdout, stderr)
@@ -168,7 +154,7 @@ func TestBatchCommand(t *testing.T) {
 	l := notesLab()
 	l.Stack.Flink = &schemas.Flink{Version: "1.20.1"}
 	l.Jobs = []*schemas.Job{{Name: "hourly_sales", Mode: schemas.ModeBatch}}
-	dir := renderedLab(t, l, map[string]string{"sql/flink/hourly_sales.sql": string(script)})
+	dir := labdirtest.Rendered(t, l, map[string]string{"sql/flink/hourly_sales.sql": string(script)})
 	code, stdout, stderr := run(t, dir, nil, "batch", dir, "--no-up", "--flink", srv.REST, "--gateway", srv.Gateway)
 	if code != ExitOK || !strings.Contains(stdout, "1 steps: 1 ok") {
 		t.Fatalf("%d\n%s\n%s", code, stdout, stderr)
@@ -184,7 +170,7 @@ func TestBatchCommand(t *testing.T) {
 func TestRunProgressOnTerminal(t *testing.T) {
 	l := notesLab()
 	l.Experiments[0].Steps = append(l.Experiments[0].Steps, &schemas.Step{Name: "pause", Kind: schemas.StepWait, Wait: &schemas.WaitStep{Duration: "400ms"}})
-	dir := renderedLab(t, l, nil)
+	dir := labdirtest.Rendered(t, l, nil)
 	var stdout, stderr strings.Builder
 	env := &Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader(""), Terminal: true}
 	if code := RunEnv(context.Background(), []string{"run", dir, "--no-up", "--experiment", "1"}, env); code != ExitOK {

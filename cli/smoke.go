@@ -27,17 +27,23 @@ passes, 3 otherwise.
 Examples:
   labgen smoke out/orders
   labgen smoke out/orders --no-up --flink http://10.0.0.5:8081`,
-		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
-			noUp := fs.Bool("no-up", false, "do not run docker compose up first")
-			ep := addEndpointFlags(fs)
-			return func(ctx context.Context, args []string) error {
-				if len(args) != 1 {
-					return usagef("smoke takes one rendered lab directory")
-				}
-				return runLab(ctx, env, args[0], ep, runConfig{noUp: *noUp, only: labStep("smoke", "Smoke checks")}, "smoke")
-			}
-		},
+		setup: labActionSetup("smoke", "Smoke checks"),
 	})
+}
+
+// labActionSetup declares the flags of a command that runs the lab action
+// (smoke, batch) as a one-step run, and returns its run function.
+func labActionSetup(action, title string) func(*flag.FlagSet, *Env) func(context.Context, []string) error {
+	return func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+		noUp := fs.Bool("no-up", false, "do not run docker compose up first")
+		ep := addEndpointFlags(fs)
+		return func(ctx context.Context, args []string) error {
+			if len(args) != 1 {
+				return usagef("%s takes one rendered lab directory", action)
+			}
+			return runLab(ctx, env, args[0], ep, runConfig{noUp: *noUp, only: labStep(action, title)}, action)
+		}
+	}
 }
 
 // labStep is a one-step experiment of a lab action.

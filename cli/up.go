@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/runtime/compose"
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
 func init() {
@@ -34,14 +35,26 @@ Examples:
 				if len(args) != 1 {
 					return usagef("up takes one rendered lab directory")
 				}
-				c, err := compose.New(args[0])
+				c, err := openCompose(args[0])
 				if err != nil {
-					return &exitError{code: ExitRunFailed, msg: err.Error()}
+					return err
 				}
 				return composeUp(ctx, env, c, compose.UpOptions{Build: *build, Timeout: *timeout})
 			}
 		},
 	})
+}
+
+// openCompose is the Compose project of the rendered lab directory dir.
+func openCompose(dir string) (*compose.Compose, error) {
+	if err := labdir.Check(dir); err != nil {
+		return nil, &exitError{code: ExitRunFailed, msg: err.Error()}
+	}
+	c, err := compose.New(dir)
+	if err != nil {
+		return nil, &exitError{code: ExitRunFailed, msg: err.Error()}
+	}
+	return c, nil
 }
 
 // composeUp brings the stack up with per-service progress.

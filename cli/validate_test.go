@@ -1,45 +1,12 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labgen/labgen/runtime/labdir/labdirtest"
 )
-
-// writeLab writes files into a new temporary directory and returns it.
-func writeLab(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// run runs labgen with args and returns the exit code and both outputs,
-// with dir replaced by DIR so that expectations do not depend on it.
-func run(t *testing.T, dir string, environ []string, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	env := &Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader(""), Environ: environ}
-	code := RunEnv(context.Background(), args, env)
-	clean := func(s string) string {
-		if dir == "" {
-			return s
-		}
-		return strings.ReplaceAll(s, dir, "DIR")
-	}
-	return code, clean(stdout.String()), clean(stderr.String())
-}
 
 const pinStack = `
 stack {
@@ -184,7 +151,7 @@ labgen validate: the lab has 1 error
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := writeLab(t, c.files)
+			dir := labdirtest.WriteFiles(t, c.files)
 			code, stdout, stderr := run(t, dir, nil, append([]string{"validate", dir}, c.args...)...)
 			if code != ExitLabErrors {
 				t.Errorf("exit code %d, want %d", code, ExitLabErrors)
@@ -201,8 +168,8 @@ labgen validate: the lab has 1 error
 
 func TestValidateExitCodes(t *testing.T) {
 	seed := filepath.Join("..", "labs", "orders")
-	valid := writeLab(t, map[string]string{"lab.hcl": "lab \"ok\" {\n  title = \"OK\"\n}\n" + pinStack})
-	broken := writeLab(t, map[string]string{"lab.hcl": "lab \"broken\" {\n  title = \n}\n"})
+	valid := labdirtest.WriteFiles(t, map[string]string{"lab.hcl": "lab \"ok\" {\n  title = \"OK\"\n}\n" + pinStack})
+	broken := labdirtest.WriteFiles(t, map[string]string{"lab.hcl": "lab \"broken\" {\n  title = \n}\n"})
 	for _, c := range []struct {
 		name   string
 		args   []string

@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/labgen/labgen/schemas"
@@ -118,7 +120,7 @@ func connectorJars(l *schemas.Lab) ([]Jar, error) {
 	if s.Kafka != nil {
 		v, ok := kafkaConnectorVersions[minor]
 		if !ok {
-			return nil, fmt.Errorf("no Kafka connector is pinned for Flink %s (labgen pins one for Flink %s)", s.Flink.Version, strings.Join(sortedKeys(kafkaConnectorVersions), ", "))
+			return nil, fmt.Errorf("no Kafka connector is pinned for Flink %s (labgen pins one for Flink %s)", s.Flink.Version, strings.Join(slices.Sorted(maps.Keys(kafkaConnectorVersions)), ", "))
 		}
 		add("lib", "org.apache.flink", "flink-connector-kafka", v)
 		add("lib", "org.apache.kafka", "kafka-clients", kafkaClientsVersion)

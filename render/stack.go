@@ -1,8 +1,6 @@
 package render
 
 import (
-	"sort"
-
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -40,13 +38,4 @@ func renderStack(l *schemas.Lab, opts Options, files Files) error {
 	files["compose.yaml"] = compose
 	files["stream-lab"] = streamLab(l, st)
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

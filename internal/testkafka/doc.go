@@ -79,9 +79,10 @@
 //
 // # Cleanup when the test binary dies
 //
-// As in internal/testsrv: on Linux the JVM is started with
-// PR_SET_PDEATHSIG=SIGKILL in its own process group, and its directory in
-// $TMPDIR (labgen-testkafka-*) holds a flock owned by the test process;
-// directories left behind by a dead process are removed the next time a
-// broker starts (once their lock file is a minute old).
+// As in internal/testsrv (both run their servers through internal/testproc):
+// on Linux the JVM is started with PR_SET_PDEATHSIG=SIGKILL in its own
+// process group, and its directory in $TMPDIR (labgen-testkafka-*) holds a
+// flock owned by the test process; directories left behind by a dead
+// process are removed the next time a broker starts (once their lock file
+// is a minute old).
 package testkafka

@@ -10,19 +10,20 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labgen/labgen/internal/testproc"
 )
 
 const (
 	// EnvVar selects what happens when the broker's runtime is missing; see
 	// the package documentation. It is internal/testsrv's switch.
-	EnvVar = "LABGEN_TEST_SERVERS"
+	EnvVar = testproc.EnvVar
 	// ClasspathEnv, when set, is the broker's Java class path and Maven is
 	// not used.
 	ClasspathEnv = "LABGEN_KAFKA_CLASSPATH"
@@ -38,15 +39,13 @@ const (
 	startTimeout = 90 * time.Second
 	// mavenTimeout bounds the first resolution of the jars (~50 MB).
 	mavenTimeout = 10 * time.Minute
-	// stopTimeout bounds the wait for the killed JVM to be reaped.
-	stopTimeout = 10 * time.Second
 	// dirPrefix names broker directories in os.TempDir(), so stale ones can
 	// be found and swept.
 	dirPrefix = "labgen-testkafka-"
-	// portAttempts: free ports are found by binding :0 and releasing them,
-	// so another process can take one before the broker binds; retry then.
-	portAttempts = 3
 )
+
+// pace is how the starting broker is probed.
+var pace = testproc.Pace{Timeout: startTimeout, Probe: 2 * time.Second, Interval: 200 * time.Millisecond}
 
 // ErrMissing is wrapped by Start's error when java or mvn is not installed:
 // tests skip on it unless LABGEN_TEST_SERVERS=require.
@@ -59,8 +58,8 @@ type Server struct {
 	// Dir holds server.properties, the data and the broker's output.
 	Dir string
 
-	dir  *serverDir
-	proc *proc
+	dir  *testproc.Dir
+	proc *testproc.Proc
 }
 
 // Start formats a fresh KRaft storage directory in $TMPDIR and starts a
@@ -76,13 +75,13 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := newServerDir()
+	dir, err := testproc.NewDir(dirPrefix, "")
 	if err != nil {
 		return nil, err
 	}
 	s, err := startIn(ctx, dir, java, cp)
 	if err != nil {
-		dir.remove()
+		dir.Remove()
 		return nil, err
 	}
 	return s, nil
@@ -90,14 +89,14 @@ func Start(ctx context.Context) (*Server, error) {
 
 // Stop kills the broker and removes its directory.
 func (s *Server) Stop() error {
-	return errors.Join(s.proc.stop(), s.dir.remove())
+	return errors.Join(s.proc.Stop(), s.dir.Remove())
 }
 
-func startIn(ctx context.Context, dir *serverDir, java, cp string) (*Server, error) {
+func startIn(ctx context.Context, dir *testproc.Dir, java, cp string) (*Server, error) {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
-	log4j := dir.join("log4j2.properties")
+	log4j := dir.Join("log4j2.properties")
 	if err := os.WriteFile(log4j, []byte(log4jConfig), 0o644); err != nil {
 		return nil, err
 	}
@@ -110,48 +109,53 @@ func startIn(ctx context.Context, dir *serverDir, java, cp string) (*Server, err
 		"-Djava.awt.headless=true", "-Dlog4j2.configurationFile=" + log4j,
 		"-cp", cp,
 	}
-	for attempt := 1; ; attempt++ {
-		port, err := freePort()
+	srv, _, err := testproc.RetryPorts(func() (*Server, *testproc.Proc, error) {
+		port, ctrl, err := twoFreePorts()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		ctrl, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		if ctrl == port {
-			continue
-		}
-		data := dir.join("data")
+		data := dir.Join("data")
 		if err := os.RemoveAll(data); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		props := dir.join("server.properties")
+		props := dir.Join("server.properties")
 		if err := os.WriteFile(props, []byte(serverProperties(port, ctrl, data)), 0o644); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// kafka-storage.sh format: writes meta.properties with the cluster id.
 		format := exec.CommandContext(ctx, java, append(append([]string{}, jvm...),
 			"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", props)...)
 		if out, err := format.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("kafka storage format: %v\n%s", err, tail(string(out), 20))
+			return nil, nil, fmt.Errorf("kafka storage format: %v\n%s", err, testproc.Tail(string(out), 20))
 		}
 		addr := fmt.Sprintf("127.0.0.1:%d", port)
 		cmd := exec.Command(java, append(append([]string{}, jvm...), "kafka.Kafka", props)...)
-		cmd.Dir = dir.path
-		p, err := startProc("kafka broker", cmd, dir.join("broker.out"))
+		cmd.Dir = dir.Path
+		p, err := testproc.StartProc("kafka broker", cmd, dir.Join("broker.out"), "")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		err = p.waitReady(deadline, func(ctx context.Context) error { return probe(ctx, addr) })
-		if err == nil {
-			return &Server{Addr: addr, Dir: dir.path, dir: dir, proc: p}, nil
+		if err := p.WaitReady(deadline, pace, func(ctx context.Context) error { return probe(ctx, addr) }); err != nil {
+			p.Stop()
+			return nil, p, err
 		}
-		p.stop()
-		if attempt < portAttempts && p.portInUse() {
-			continue
+		return &Server{Addr: addr, Dir: dir.Path, dir: dir, proc: p}, p, nil
+	})
+	return srv, err
+}
+
+// twoFreePorts are the broker's and the controller's ports.
+func twoFreePorts() (port, ctrl int, err error) {
+	for {
+		if port, err = testproc.FreePort(); err != nil {
+			return 0, 0, err
 		}
-		return nil, err
+		if ctrl, err = testproc.FreePort(); err != nil {
+			return 0, 0, err
+		}
+		if ctrl != port {
+			return port, ctrl, nil
+		}
 	}
 }
 
@@ -269,7 +273,7 @@ func classpath(ctx context.Context) (string, error) {
 		"dependency:build-classpath", "-Dmdep.outputFile="+tmp)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		os.Remove(tmp)
-		return "", fmt.Errorf("resolve the Kafka jars (%s): %v\n%s", strings.Join(cmd.Args, " "), err, tail(string(b), 30))
+		return "", fmt.Errorf("resolve the Kafka jars (%s): %v\n%s", strings.Join(cmd.Args, " "), err, testproc.Tail(string(b), 30))
 	}
 	if err := os.Rename(tmp, out); err != nil {
 		return "", err
@@ -328,15 +332,10 @@ func findPOM() (string, error) {
 
 // ---- one broker per test binary ----
 
-// mainActive is set by RunWith: without it nobody would stop the broker.
-var mainActive atomic.Bool
+// servers holds the shared broker, stopped by RunWith after the last test.
+var servers = testproc.Servers{Teardown: "testkafka: stopping the broker"}
 
-var shared struct {
-	mu      sync.Mutex
-	started bool
-	srv     *Server
-	err     error
-}
+var shared testproc.Shared[Server]
 
 // Main runs the package's tests and then stops the broker they started. Use
 // it as the whole TestMain:
@@ -353,20 +352,7 @@ func Run(m *testing.M) int { return RunWith(m, (*testing.M).Run) }
 //
 //	func TestMain(m *testing.M) { os.Exit(testkafka.RunWith(m, testsrv.Run)) }
 func RunWith(m *testing.M, run func(*testing.M) int) int {
-	mainActive.Store(true)
-	code := run(m)
-	shared.mu.Lock()
-	srv := shared.srv
-	shared.srv = nil
-	shared.mu.Unlock()
-	if srv != nil {
-		if err := srv.Stop(); err != nil {
-			// The tests passed or failed already; a teardown problem is
-			// reported but does not change their verdict.
-			fmt.Fprintln(os.Stderr, "testkafka: stopping the broker:", err)
-		}
-	}
-	return code
+	return servers.Run(m, run)
 }
 
 // Broker returns the address ("127.0.0.1:port") of the test binary's
@@ -375,38 +361,27 @@ func RunWith(m *testing.M, run func(*testing.M) int) int {
 // the broker does not start.
 func Broker(t testing.TB) string {
 	t.Helper()
-	mode := os.Getenv(EnvVar)
-	switch mode {
-	case "", "require":
-	case "off":
-		t.Skipf("testkafka: test servers are turned off (%s=off)", EnvVar)
-	default:
-		t.Fatalf("testkafka: %s=%q: want unset, \"require\" or \"off\"", EnvVar, mode)
-	}
-	if !mainActive.Load() {
+	mode := testproc.Mode(t, "testkafka", "test servers")
+	if !servers.Active() {
 		t.Fatal("testkafka: the shared broker is stopped by testkafka.Main; add " +
 			"`func TestMain(m *testing.M) { testkafka.Main(m) }` to this package's tests " +
 			"(or call testkafka.Run / RunWith from an existing TestMain)")
 	}
-	shared.mu.Lock()
-	if !shared.started {
-		shared.started = true
+	srv, err := shared.Get(&servers, func() (*Server, func() error, error) {
 		t.Logf("testkafka: starting Kafka %s", Version)
-		shared.srv, shared.err = Start(context.Background())
-	}
-	srv, err := shared.srv, shared.err
-	shared.mu.Unlock()
-	if err != nil {
-		if errors.Is(err, ErrMissing) {
-			if mode == "require" {
-				t.Fatalf("testkafka: %v; %s=require", err, EnvVar)
-			}
-			t.Skipf("testkafka: %v; set %s=require to fail instead", err, EnvVar)
+		srv, err := Start(context.Background())
+		if err != nil {
+			return nil, nil, err
 		}
-		t.Fatalf("testkafka: %v", err)
-	}
-	if srv == nil {
+		return srv, srv.Stop, nil
+	})
+	switch {
+	case errors.Is(err, ErrMissing):
+		testproc.Missing(t, mode, "testkafka: "+err.Error())
+	case errors.Is(err, testproc.ErrStopped):
 		t.Fatal("testkafka: the broker was already stopped (Broker called after Main's tests ended?)")
+	case err != nil:
+		t.Fatalf("testkafka: %v", err)
 	}
 	return srv.Addr
 }
@@ -445,18 +420,5 @@ func Topic(t testing.TB, partitions int32) string {
 // topicName keeps [a-z0-9-] of the test name (legal in a topic name and in
 // a consumer group) and appends a sequence number.
 func topicName(t testing.TB) string {
-	var b strings.Builder
-	b.WriteString("t-")
-	for _, r := range strings.ToLower(t.Name()) {
-		if b.Len() >= 60 {
-			break
-		}
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	fmt.Fprintf(&b, "-%d", topicSeq.Add(1))
-	return b.String()
+	return testproc.Name(t, '-', 60, topicSeq.Add(1))
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labgen/labgen/internal/testproc"
 )
 
 // ClickHouseReadOnlyUser is a ClickHouse user without password whose profile
@@ -33,7 +35,7 @@ type ClickHouseServer struct {
 	dir      string
 }
 
-var sharedClickHouse shared[ClickHouseServer]
+var sharedClickHouse testproc.Shared[ClickHouseServer]
 
 // ClickHouse returns the test binary's ClickHouse server, starting it on
 // first use. It skips or fails t when clickhouse-server is missing, as
@@ -42,7 +44,7 @@ var sharedClickHouse shared[ClickHouseServer]
 func ClickHouse(t testing.TB) *ClickHouseServer {
 	t.Helper()
 	bins := binaries(t, "clickhouse-server", "clickhouse-server")
-	srv, err := sharedClickHouse.get(func() (*ClickHouseServer, func() error, error) {
+	srv, err := sharedClickHouse.Get(&servers, func() (*ClickHouseServer, func() error, error) {
 		return startClickHouse(bins[0])
 	})
 	if err != nil {
@@ -149,47 +151,45 @@ func abbrev(query string) string {
 // server and removes its directory.
 func startClickHouse(bin string) (*ClickHouseServer, func() error, error) {
 	deadline := time.Now().Add(startTimeout)
-	dir, err := newServerDir("clickhouse")
+	dir, err := testproc.NewDir(dirPrefix, "clickhouse")
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := os.WriteFile(dir.join("users.xml"), []byte(clickHouseUsers), 0o600); err != nil {
-		dir.remove()
+	if err := os.WriteFile(dir.Join("users.xml"), []byte(clickHouseUsers), 0o600); err != nil {
+		dir.Remove()
 		return nil, nil, err
 	}
-	for attempt := 1; ; attempt++ {
-		srv, p, err := runClickHouse(bin, dir, deadline)
-		if err == nil {
-			srv.pid, srv.dir = p.cmd.Process.Pid, dir.path
-			return srv, func() error { return errors.Join(p.stop(), dir.remove()) }, nil
-		}
-		if p == nil || !p.portInUse() || attempt == portAttempts {
-			dir.remove()
-			return nil, nil, err
-		}
+	srv, p, err := testproc.RetryPorts(func() (*ClickHouseServer, *testproc.Proc, error) {
+		return runClickHouse(bin, dir, deadline)
+	})
+	if err != nil {
+		dir.Remove()
+		return nil, nil, err
 	}
+	srv.pid, srv.dir = p.Pid(), dir.Path
+	return srv, func() error { return errors.Join(p.Stop(), dir.Remove()) }, nil
 }
 
-func runClickHouse(bin string, dir *serverDir, deadline time.Time) (*ClickHouseServer, *proc, error) {
-	tcpPort, err := freePort()
+func runClickHouse(bin string, dir *testproc.Dir, deadline time.Time) (*ClickHouseServer, *testproc.Proc, error) {
+	tcpPort, err := testproc.FreePort()
 	if err != nil {
 		return nil, nil, err
 	}
-	httpPort, err := freePort()
+	httpPort, err := testproc.FreePort()
 	if err != nil {
 		return nil, nil, err
 	}
-	logPath, errLogPath := dir.join("server.log"), dir.join("server.err.log")
+	logPath, errLogPath := dir.Join("server.log"), dir.Join("server.err.log")
 	// A previous attempt's "address in use" must not count again.
 	os.Remove(logPath)
 	os.Remove(errLogPath)
 	cfg := clickHouseConfig(dir, tcpPort, httpPort, logPath, errLogPath)
-	if err := os.WriteFile(dir.join("config.xml"), []byte(cfg), 0o600); err != nil {
+	if err := os.WriteFile(dir.Join("config.xml"), []byte(cfg), 0o600); err != nil {
 		return nil, nil, err
 	}
-	cmd := exec.Command(bin, "--config-file="+dir.join("config.xml"))
-	cmd.Dir = dir.path
-	p, err := startProc("clickhouse-server", cmd, dir.join("server.out"), errLogPath)
+	cmd := exec.Command(bin, "--config-file="+dir.Join("config.xml"))
+	cmd.Dir = dir.Path
+	p, err := testproc.StartProc("clickhouse-server", cmd, dir.Join("server.out"), errLogPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -221,8 +221,8 @@ func runClickHouse(bin string, dir *serverDir, deadline time.Time) (*ClickHouseS
 		}
 		return c.Close()
 	}
-	if err := p.waitReady(deadline, probe); err != nil {
-		p.stop()
+	if err := p.WaitReady(deadline, pace, probe); err != nil {
+		p.Stop()
 		return nil, p, err
 	}
 	return srv, p, nil
@@ -231,7 +231,7 @@ func runClickHouse(bin string, dir *serverDir, deadline time.Time) (*ClickHouseS
 // clickHouseConfig is the server config. 18.16 reads <yandex> as the root
 // element (current versions also accept <clickhouse>). Everything the server
 // writes goes under dir; nothing in /etc/clickhouse-server is read.
-func clickHouseConfig(dir *serverDir, tcpPort, httpPort int, logPath, errLogPath string) string {
+func clickHouseConfig(dir *testproc.Dir, tcpPort, httpPort int, logPath, errLogPath string) string {
 	esc := func(s string) string {
 		var b strings.Builder
 		xml.EscapeText(&b, []byte(s))
@@ -263,8 +263,8 @@ func clickHouseConfig(dir *serverDir, tcpPort, httpPort int, logPath, errLogPath
     <uncompressed_cache_size>268435456</uncompressed_cache_size>
 </yandex>
 `, esc(logPath), esc(errLogPath), tcpPort, httpPort,
-		esc(dir.join("data")), esc(dir.join("tmp")), esc(dir.join("user_files")),
-		esc(dir.join("format_schemas")), esc(dir.join("users.xml")))
+		esc(dir.Join("data")), esc(dir.Join("tmp")), esc(dir.Join("user_files")),
+		esc(dir.Join("format_schemas")), esc(dir.Join("users.xml")))
 }
 
 // clickHouseUsers mirrors the stock Debian users.xml, limited to loopback.

@@ -49,6 +49,8 @@
 // server directory in $TMPDIR (labgen-testsrv-*) holds a flock owned by the
 // test process; directories left behind by a dead process are removed the
 // next time a server is started (once their lock file is a minute old).
+// The process handling is internal/testproc's, which internal/testkafka
+// uses too.
 //
 // Memory: each server takes roughly 75-95 MB resident, and go test ./...
 // runs several test binaries at once, each with its own servers.

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/labgen/labgen/internal/testproc"
 )
 
 // MariaDBServer is a running mariadbd with binary logging on (ROW format,
@@ -27,7 +29,7 @@ type MariaDBServer struct {
 	dir   string
 }
 
-var sharedMariaDB shared[MariaDBServer]
+var sharedMariaDB testproc.Shared[MariaDBServer]
 
 // MariaDB returns the test binary's MariaDB server, starting it on first use.
 // It skips or fails t when mariadbd is missing, as LABGEN_TEST_SERVERS says,
@@ -35,7 +37,7 @@ var sharedMariaDB shared[MariaDBServer]
 func MariaDB(t testing.TB) *MariaDBServer {
 	t.Helper()
 	bins := binaries(t, "mariadb-server", "mariadbd", "mariadb-install-db")
-	srv, err := sharedMariaDB.get(func() (*MariaDBServer, func() error, error) {
+	srv, err := sharedMariaDB.Get(&servers, func() (*MariaDBServer, func() error, error) {
 		return startMariaDB(bins[0], bins[1])
 	})
 	if err != nil {
@@ -59,9 +61,13 @@ func (s *MariaDBServer) RootDSN() string { return s.DSN("root", "", "") }
 // DSN is a go-sql-driver/mysql DSN for user on database ("" for none). It has
 // no parameters; add them with mysql.ParseDSN if a test needs any.
 func (s *MariaDBServer) DSN(user, password, database string) string {
+	return mysqlDSN(s.Addr(), user, password, database)
+}
+
+func mysqlDSN(addr, user, password, database string) string {
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Passwd = user, password
-	cfg.Net, cfg.Addr = "tcp", s.Addr()
+	cfg.Net, cfg.Addr = "tcp", addr
 	cfg.DBName = database
 	return cfg.FormatDSN()
 }
@@ -95,9 +101,7 @@ func (s *MariaDBServer) NewUser(t testing.TB, grants ...string) (user, password 
 
 func (s *MariaDBServer) exec(t testing.TB, query string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := s.admin.ExecContext(ctx, query); err != nil {
+	if err := s.execRoot(query); err != nil {
 		t.Fatalf("testsrv: MariaDB: %s: %v", query, err)
 	}
 }
@@ -105,31 +109,28 @@ func (s *MariaDBServer) exec(t testing.TB, query string) {
 // execCleanup reports instead of fatal: cleanup functions must all run.
 func (s *MariaDBServer) execCleanup(t testing.TB, query string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := s.admin.ExecContext(ctx, query); err != nil {
+	if err := s.execRoot(query); err != nil {
 		t.Errorf("testsrv: MariaDB cleanup: %s: %v", query, err)
 	}
+}
+
+func (s *MariaDBServer) execRoot(query string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := s.admin.ExecContext(ctx, query)
+	return err
 }
 
 // startMariaDB initialises a datadir and starts mariadbd on a free port. The
 // returned stop function kills the server and removes its directory.
 func startMariaDB(mariadbd, installDB string) (*MariaDBServer, func() error, error) {
 	deadline := time.Now().Add(startTimeout)
-	dir, err := newServerDir("mariadb")
+	dir, err := testproc.NewDir(dirPrefix, "mariadb")
 	if err != nil {
 		return nil, nil, err
 	}
-	datadir := dir.join("data")
+	datadir := dir.Join("data")
 
-	// Small InnoDB files keep the datadir at ~25 MB instead of ~115 MB and
-	// make it faster to create. The same values go to the server below.
-	innodb := []string{
-		"--innodb-log-file-size=8M",
-		"--innodb-buffer-pool-size=32M",
-		// io_uring/libaio may be blocked by a container's seccomp profile.
-		"--innodb-use-native-aio=0",
-	}
 	// --no-defaults keeps /etc/mysql out, so the machine's config cannot leak
 	// in. normal root authentication = root@127.0.0.1 with an empty password
 	// over TCP, instead of unix_socket auth tied to the OS user.
@@ -139,7 +140,7 @@ func startMariaDB(mariadbd, installDB string) (*MariaDBServer, func() error, err
 		"--auth-root-authentication-method=normal",
 		"--skip-test-db",
 		"--skip-name-resolve",
-	}, innodb...)
+	}, innodbArgs...)
 	install = append(install, userArg()...)
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	cmd := exec.CommandContext(ctx, installDB, install...)
@@ -149,49 +150,62 @@ func startMariaDB(mariadbd, installDB string) (*MariaDBServer, func() error, err
 	out, err := cmd.CombinedOutput()
 	cancel()
 	if err != nil {
-		dir.remove()
+		dir.Remove()
 		return nil, nil, fmt.Errorf("mariadb-install-db: %v\n%s", err, out)
 	}
 
-	for attempt := 1; ; attempt++ {
-		srv, p, err := runMariaDB(mariadbd, dir, innodb, deadline)
-		if err == nil {
-			srv.pid, srv.dir = p.cmd.Process.Pid, dir.path
-			stop := func() error {
-				srv.admin.Close()
-				return errors.Join(p.stop(), dir.remove())
-			}
-			return srv, stop, nil
-		}
-		if p == nil || !p.portInUse() || attempt == portAttempts {
-			dir.remove()
-			return nil, nil, err
-		}
+	srv, p, err := runMariaDB(mariadbd, dir, deadline)
+	if err != nil {
+		dir.Remove()
+		return nil, nil, err
 	}
+	srv.pid, srv.dir = p.Pid(), dir.Path
+	stop := func() error {
+		srv.admin.Close()
+		return errors.Join(p.Stop(), dir.Remove())
+	}
+	return srv, stop, nil
 }
 
-// runMariaDB starts mariadbd on an existing datadir and waits until root can
-// connect. On error the process (if any) has been stopped and is returned so
-// the caller can look at its logs.
-func runMariaDB(mariadbd string, dir *serverDir, innodb []string, deadline time.Time) (*MariaDBServer, *proc, error) {
-	port, err := freePort()
+// innodbArgs are the InnoDB settings of the datadir and of the server: small
+// InnoDB files keep the datadir at ~25 MB instead of ~115 MB and make it
+// faster to create.
+var innodbArgs = []string{
+	"--innodb-log-file-size=8M",
+	"--innodb-buffer-pool-size=32M",
+	// io_uring/libaio may be blocked by a container's seccomp profile.
+	"--innodb-use-native-aio=0",
+}
+
+// runMariaDB starts mariadbd on an existing datadir and waits until root
+// can connect, on another free port when another process took the first.
+func runMariaDB(mariadbd string, dir *testproc.Dir, deadline time.Time) (*MariaDBServer, *testproc.Proc, error) {
+	return testproc.RetryPorts(func() (*MariaDBServer, *testproc.Proc, error) {
+		return runMariaDBOnce(mariadbd, dir, deadline)
+	})
+}
+
+// runMariaDBOnce is one attempt of runMariaDB. On error the process (if
+// any) has been stopped and is returned so the caller can look at its logs.
+func runMariaDBOnce(mariadbd string, dir *testproc.Dir, deadline time.Time) (*MariaDBServer, *testproc.Proc, error) {
+	port, err := testproc.FreePort()
 	if err != nil {
 		return nil, nil, err
 	}
-	logPath := dir.join("error.log")
+	logPath := dir.Join("error.log")
 	os.Remove(logPath) // a previous attempt's "address in use" must not count again
 	args := append([]string{
 		"--no-defaults",
-		"--datadir=" + dir.join("data"),
-		"--tmpdir=" + dir.path,
-		"--socket=" + dir.join("mysqld.sock"),
-		"--pid-file=" + dir.join("mysqld.pid"),
+		"--datadir=" + dir.Join("data"),
+		"--tmpdir=" + dir.Path,
+		"--socket=" + dir.Join("mysqld.sock"),
+		"--pid-file=" + dir.Join("mysqld.pid"),
 		"--log-error=" + logPath,
 		"--bind-address=127.0.0.1",
 		"--port=" + strconv.Itoa(port),
 		"--skip-name-resolve",
 		// Realistic CDC source: row-based binlog, as Debezium requires.
-		"--log-bin=" + dir.join("data", "mysql-bin"),
+		"--log-bin=" + dir.Join("data", "mysql-bin"),
 		"--binlog-format=ROW",
 		"--binlog-row-image=FULL",
 		"--server-id=1",
@@ -201,11 +215,11 @@ func runMariaDB(mariadbd string, dir *serverDir, innodb []string, deadline time.
 		// Durability is pointless for throwaway data and costs fsyncs.
 		"--innodb-flush-log-at-trx-commit=2",
 		"--sync-binlog=0",
-	}, innodb...)
+	}, innodbArgs...)
 	args = append(args, userArg()...)
 	cmd := exec.Command(mariadbd, args...)
-	cmd.Dir = dir.path
-	p, err := startProc("mariadbd", cmd, dir.join("mariadbd.out"), logPath)
+	cmd.Dir = dir.Path
+	p, err := testproc.StartProc("mariadbd", cmd, dir.Join("mariadbd.out"), logPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -216,14 +230,14 @@ func runMariaDB(mariadbd string, dir *serverDir, innodb []string, deadline time.
 	cfg.Logger = &mysql.NopLogger{} // refused connections while starting are expected
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
-		p.stop()
+		p.Stop()
 		return nil, p, err
 	}
 	admin := sql.OpenDB(conn)
 	admin.SetMaxIdleConns(2)
-	if err := p.waitReady(deadline, admin.PingContext); err != nil {
+	if err := p.WaitReady(deadline, pace, admin.PingContext); err != nil {
 		admin.Close()
-		p.stop()
+		p.Stop()
 		return nil, p, err
 	}
 	return &MariaDBServer{host: "127.0.0.1", port: port, admin: admin}, p, nil

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
+	"github.com/labgen/labgen/internal/testproc"
 )
 
 // OwnedMariaDB is a MariaDB server that belongs to one test, for tests
@@ -33,7 +33,7 @@ type OwnedMariaDB struct {
 
 	mu   sync.Mutex
 	srv  *MariaDBServer // nil while down
-	proc *proc          // the running process after a restart
+	proc *testproc.Proc // the running process after a restart
 	pid  int            // the first process, started by startMariaDB
 }
 
@@ -60,7 +60,7 @@ func OwnMariaDB(t testing.TB) *OwnedMariaDB {
 		defer o.mu.Unlock()
 		var errs []error
 		if o.proc != nil {
-			errs = append(errs, o.proc.stop())
+			errs = append(errs, o.proc.Stop())
 			if o.srv != nil {
 				o.srv.admin.Close()
 			}
@@ -80,11 +80,7 @@ func (o *OwnedMariaDB) Addr() string { return o.fwd.addr() }
 
 // DSN is a go-sql-driver/mysql DSN for user on database through Addr.
 func (o *OwnedMariaDB) DSN(user, password, database string) string {
-	cfg := mysql.NewConfig()
-	cfg.User, cfg.Passwd = user, password
-	cfg.Net, cfg.Addr = "tcp", o.Addr()
-	cfg.DBName = database
-	return cfg.FormatDSN()
+	return mysqlDSN(o.Addr(), user, password, database)
 }
 
 // NewDatabase creates an empty database and returns its name and a root
@@ -119,7 +115,7 @@ func (o *OwnedMariaDB) Kill(t testing.TB) {
 	}
 	o.fwd.setBackend("")
 	if o.proc != nil {
-		if err := o.proc.stop(); err != nil {
+		if err := o.proc.Stop(); err != nil {
 			t.Fatalf("testsrv: kill MariaDB: %v", err)
 		}
 		o.proc = nil
@@ -139,24 +135,12 @@ func (o *OwnedMariaDB) Start(t testing.TB) {
 	if o.srv != nil {
 		t.Fatal("testsrv: MariaDB is already running")
 	}
-	// The same InnoDB settings startMariaDB gives the datadir it creates.
-	innodb := []string{
-		"--innodb-log-file-size=8M",
-		"--innodb-buffer-pool-size=32M",
-		"--innodb-use-native-aio=0",
+	srv, p, err := runMariaDB(o.bin, &testproc.Dir{Path: o.dir}, time.Now().Add(startTimeout))
+	if err != nil {
+		t.Fatalf("testsrv: restart MariaDB: %v", err)
 	}
-	deadline := time.Now().Add(startTimeout)
-	for attempt := 1; ; attempt++ {
-		srv, p, err := runMariaDB(o.bin, &serverDir{path: o.dir}, innodb, deadline)
-		if err == nil {
-			o.srv, o.proc = srv, p
-			o.fwd.setBackend(srv.Addr())
-			return
-		}
-		if p == nil || !p.portInUse() || attempt == portAttempts {
-			t.Fatalf("testsrv: restart MariaDB: %v", err)
-		}
-	}
+	o.srv, o.proc = srv, p
+	o.fwd.setBackend(srv.Addr())
 }
 
 // Restart is Kill then Start.
@@ -167,7 +151,7 @@ func (o *OwnedMariaDB) Restart(t testing.TB) {
 }
 
 // killPid kills the first server process, which startMariaDB started and
-// whose *proc only its stop function holds, and waits until it is reaped.
+// whose *testproc.Proc only its stop function holds, and waits until it is reaped.
 func killPid(pid int) error {
 	p, err := os.FindProcess(pid)
 	if err != nil {
@@ -176,9 +160,9 @@ func killPid(pid int) error {
 	if err := p.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
-	deadline := time.Now().Add(stopTimeout)
+	deadline := time.Now().Add(testproc.StopTimeout)
 	for time.Now().Before(deadline) {
-		// startProc's goroutine reaps the process; after that, signal 0
+		// StartProc's goroutine reaps the process; after that, signal 0
 		// fails.
 		if err := p.Signal(syscall.Signal(0)); err != nil {
 			return nil

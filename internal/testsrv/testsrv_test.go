@@ -20,10 +20,10 @@ func TestMain(m *testing.M) {
 	code := Run(m)
 	// Run must have stopped every shared server and removed its directory.
 	var errs []error
-	if s := sharedMariaDB.srv; s != nil {
+	if s := sharedMariaDB.Started(); s != nil {
 		errs = append(errs, gone("mariadbd", s.pid, s.dir))
 	}
-	if s := sharedClickHouse.srv; s != nil {
+	if s := sharedClickHouse.Started(); s != nil {
 		errs = append(errs, gone("clickhouse-server", s.pid, s.dir))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -311,8 +311,8 @@ func TestSwitch(t *testing.T) {
 
 	// Without Main nothing would stop the shared servers.
 	t.Setenv(EnvVar, "")
-	mainActive.Store(false)
-	defer mainActive.Store(true)
+	servers.SetActive(false)
+	defer servers.SetActive(true)
 	if got := resolve("sh"); !strings.Contains(got, "testsrv.Main") {
 		t.Errorf("without Main: %s", got)
 	}

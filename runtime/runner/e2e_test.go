@@ -20,7 +20,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labgen/labgen/internal/testsrv"
-	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
@@ -49,12 +49,12 @@ func runChild(cfgJSON string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	lab, err := LoadLab(cfg.LabDir)
+	lab, err := labdir.Load(cfg.LabDir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	r, err := New(Options{Lab: lab, Endpoints: DefaultEndpoints(lab), RecordsDir: cfg.RecordsDir, ID: cfg.ID, Version: "test"})
+	r, err := New(Options{Lab: lab, Endpoints: lab.Endpoints(nil), RecordsDir: cfg.RecordsDir, ID: cfg.ID, Version: "test"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -101,9 +101,9 @@ func setupE2E(t *testing.T) *e2eLab {
 	reader, password := maria.NewUser(t, "SELECT ON `"+myDB+"`.*")
 	lab.Stack.MySQL.Database, lab.Stack.MySQL.Port = myDB, maria.Port()
 	lab.Stack.ClickHouse.Database = chDB
-	fmt.Sscanf(ch.NativeAddr()[strings.LastIndex(ch.NativeAddr(), ":")+1:], "%d", &lab.Stack.ClickHouse.TCPPort)
+	lab.Stack.ClickHouse.TCPPort = portOf(t, ch.NativeAddr())
 	kaddr := kc.ListenAddrs()[0]
-	fmt.Sscanf(kaddr[strings.LastIndex(kaddr, ":")+1:], "%d", &lab.Stack.Kafka.Port)
+	lab.Stack.Kafka.Port = portOf(t, kaddr)
 	for _, tb := range lab.Tables {
 		for _, st := range tb.Stores {
 			switch st.Kind {
@@ -114,27 +114,11 @@ func setupE2E(t *testing.T) *e2eLab {
 			}
 		}
 	}
-	files, err := render.Render(lab, render.Options{NoSource: true, LabgenVersion: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := render.Write(dir, files); err != nil {
-		t.Fatal(err)
-	}
-	env, err := ReadEnv(filepath.Join(dir, ".env"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env["MYSQL_READER_USER"], env["MYSQL_READER_PASSWORD"] = reader, password
-	env["CLICKHOUSE_READER_USER"], env["CLICKHOUSE_READER_PASSWORD"] = testsrv.ClickHouseReadOnlyUser, ""
-	var envText strings.Builder
-	for _, k := range sortedKeys(env) {
-		fmt.Fprintf(&envText, "%s=%s\n", k, env[k])
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(envText.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir, files := renderLab(t, lab)
+	editEnv(t, dir, func(env map[string]string) {
+		env["MYSQL_READER_USER"], env["MYSQL_READER_PASSWORD"] = reader, password
+		env["CLICKHOUSE_READER_USER"], env["CLICKHOUSE_READER_PASSWORD"] = testsrv.ClickHouseReadOnlyUser, ""
+	})
 
 	// Data: three orders, payments for two of them (order 2 waits).
 	root, err := sql.Open("mysql", rootDSN+"?multiStatements=true")
@@ -253,11 +237,11 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// Resume here.
-	l, err := LoadLab(lab.dir)
+	l, err := labdir.Load(lab.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(Options{Lab: l, Endpoints: DefaultEndpoints(l), Resume: dir, Version: "test"})
+	r, err := New(Options{Lab: l, Endpoints: l.Endpoints(nil), Resume: dir, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

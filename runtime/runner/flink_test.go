@@ -12,6 +12,8 @@ import (
 	"github.com/labgen/labgen/runtime/compose"
 	"github.com/labgen/labgen/runtime/flinkapi"
 	"github.com/labgen/labgen/runtime/flinkapi/flinktest"
+	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/labdir/labdirtest"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
@@ -19,32 +21,6 @@ import (
 func init() { flinkapi.PollInterval = time.Millisecond }
 
 func x(src string) schemas.Expr { return schemas.Expr{Source: src, Text: src} }
-
-// writeLab writes lab.json (and the given extra files) into a new
-// directory, as render would.
-func writeLab(t *testing.T, l *schemas.Lab, files map[string]string) *Lab {
-	t.Helper()
-	dir := t.TempDir()
-	b, err := schemas.MarshalLab(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files["lab.json"] = string(b)
-	for p, s := range files {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	lab, err := LoadLab(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lab
-}
 
 func fixture(t *testing.T, name string) string {
 	t.Helper()
@@ -96,7 +72,7 @@ func TestFlinkSteps(t *testing.T) {
 				Expects: []*schemas.Expect{{Condition: x(`result.passed && result.jobs[0].state == "FINISHED"`), Message: "The bounded job finished."}}},
 		}}},
 	}
-	lab := writeLab(t, l, map[string]string{
+	lab := labdirtest.Load(t, l, map[string]string{
 		"compose.yaml":               "services: {}\n",
 		"sql/flink/order_wide.sql":   fixture(t, "streaming.sql"),
 		"sql/flink/hourly_sales.sql": fixture(t, "batch.sql"),
@@ -105,7 +81,7 @@ func TestFlinkSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(Options{Lab: lab, Endpoints: Endpoints{Flink: srv.REST, Gateway: srv.Gateway}, Compose: c, SubmitJobs: true, Version: "test"})
+	r, err := New(Options{Lab: lab, Endpoints: labdir.Endpoints{Flink: srv.REST, Gateway: srv.Gateway}, Compose: c, SubmitJobs: true, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,8 +159,8 @@ func TestFailedSubmissionAndMissingDocker(t *testing.T) {
 			{Name: "stop", Kind: schemas.StepCompose, Compose: &schemas.ComposeStep{Action: "stop", Service: "taskmanager"}},
 		}}},
 	}
-	lab := writeLab(t, l, map[string]string{"sql/flink/broken.sql": "SELECT * FROM no_such_table;\n"})
-	r, err := New(Options{Lab: lab, Endpoints: Endpoints{Flink: srv.REST, Gateway: srv.Gateway}, SubmitJobs: true,
+	lab := labdirtest.Load(t, l, map[string]string{"sql/flink/broken.sql": "SELECT * FROM no_such_table;\n"})
+	r, err := New(Options{Lab: lab, Endpoints: labdir.Endpoints{Flink: srv.REST, Gateway: srv.Gateway}, SubmitJobs: true,
 		ComposeErr: errors.New("Docker is needed to run the lab's services, and no docker command was found on PATH.")})
 	if err != nil {
 		t.Fatal(err)

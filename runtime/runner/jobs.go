@@ -257,12 +257,20 @@ func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
 		vals = append(vals, cty.ObjectVal(map[string]cty.Value{
 			"name": cty.StringVal(c.name), "passed": cty.BoolVal(c.passed), "detail": cty.StringVal(c.detail)}))
 	}
-	v := cty.ObjectVal(map[string]cty.Value{"passed": cty.BoolVal(failed == 0), "checks": cty.TupleVal(vals),
+	return tally(ran, t, "checks", vals, failed, "smoke checks")
+}
+
+// tally is the outcome of a lab step that runs a list of things (smoke
+// checks, bounded jobs), one value and table row each: the step's value is
+// {passed, <list>, failed}, its counts "<list>" and "failed <list>", and
+// it fails when any of them failed.
+func tally(ran *record.Ran, t record.Table, list string, vals []cty.Value, failed int, what string) outcome {
+	v := cty.ObjectVal(map[string]cty.Value{"passed": cty.BoolVal(failed == 0), list: cty.TupleVal(vals),
 		"failed": cty.NumberIntVal(int64(failed))})
 	out := outcome{ran: ran, value: v, output: &record.Output{Tables: []record.Table{t}},
-		counts: map[string]int64{"checks": int64(len(checks)), "failed checks": int64(failed)}}
+		counts: map[string]int64{list: int64(len(vals)), "failed " + list: int64(failed)}}
 	if failed > 0 {
-		out.err = fmt.Errorf("%d of %d smoke checks failed", failed, len(checks))
+		out.err = fmt.Errorf("%d of %d %s failed", failed, len(vals), what)
 	}
 	return out
 }
@@ -343,12 +351,5 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 		ran.Detail = "No bounded job is available in this stack."
 	}
 	ran.SQL = strings.Join(scripts, "\n\n")
-	v := cty.ObjectVal(map[string]cty.Value{"passed": cty.BoolVal(failed == 0), "jobs": cty.TupleVal(vals),
-		"failed": cty.NumberIntVal(int64(failed))})
-	out := outcome{ran: ran, value: v, output: &record.Output{Tables: []record.Table{t}},
-		counts: map[string]int64{"jobs": int64(len(vals)), "failed jobs": int64(failed)}}
-	if failed > 0 {
-		out.err = fmt.Errorf("%d of %d bounded jobs failed", failed, len(vals))
-	}
-	return out
+	return tally(ran, t, "jobs", vals, failed, "bounded jobs")
 }

@@ -18,6 +18,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/labgen/labgen/runtime/flinkapi"
+	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
@@ -32,8 +33,8 @@ type Services interface {
 
 // Options configure a run.
 type Options struct {
-	Lab       *Lab
-	Endpoints Endpoints
+	Lab       *labdir.Lab
+	Endpoints labdir.Endpoints
 	// Experiments select experiments by number or name; none means all.
 	Experiments []string
 	// Resume is the path of a record (its directory or record.json) to
@@ -255,6 +256,18 @@ func (r *Runner) endpoints() []record.Endpoint {
 		out = append(out, record.Endpoint{Name: "Flink SQL gateway", Address: record.URL(e.Gateway)})
 	}
 	return out
+}
+
+// ClickHouseAddress shows ClickHouse options for the record.
+func ClickHouseAddress(o query.ClickHouseOptions) string {
+	s := o.Addr
+	if o.User != "" {
+		s = o.User + "@" + s
+	}
+	if o.Database != "" {
+		s += "/" + o.Database
+	}
+	return s
 }
 
 // resume loads a record and restores what its finished steps captured.

@@ -10,13 +10,15 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/labdir/labdirtest"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
 
-func noteLab(t *testing.T) *Lab {
-	return writeLab(t, &schemas.Lab{Name: "notes", Seed: 1, Stack: &schemas.Stack{},
+func noteLab(t *testing.T) *labdir.Lab {
+	return labdirtest.Load(t, &schemas.Lab{Name: "notes", Seed: 1, Stack: &schemas.Stack{},
 		Experiments: []*schemas.Experiment{
 			{Name: "first", Number: 1, Title: "First", Steps: []*schemas.Step{
 				{Name: "hello", Kind: schemas.StepNote, Note: "Hello."},

@@ -14,7 +14,7 @@ import (
 
 	"github.com/labgen/labgen/generator"
 	"github.com/labgen/labgen/internal/testsrv"
-	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
@@ -46,7 +46,7 @@ func TestSeedExperiment03(t *testing.T) {
 	}
 	db, rootDSN := maria.NewDatabase(t)
 	lab.Stack.MySQL.Database, lab.Stack.MySQL.Port = db, maria.Port()
-	fmt.Sscanf(ch.NativeAddr()[strings.LastIndex(ch.NativeAddr(), ":")+1:], "%d", &lab.Stack.ClickHouse.TCPPort)
+	lab.Stack.ClickHouse.TCPPort = portOf(t, ch.NativeAddr())
 	for _, tb := range lab.Tables {
 		for _, st := range tb.Stores {
 			if st.Kind == schemas.StoreMySQL {
@@ -54,32 +54,16 @@ func TestSeedExperiment03(t *testing.T) {
 			}
 		}
 	}
-	files, err := render.Render(lab, render.Options{NoSource: true, LabgenVersion: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := render.Write(dir, files); err != nil {
-		t.Fatal(err)
-	}
+	dir, files := renderLab(t, lab)
 
 	// MySQL: the rendered schema and users (names made unique: users are
 	// server-wide).
-	env, err := ReadEnv(filepath.Join(dir, ".env"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"MYSQL_APP_USER", "MYSQL_CDC_USER", "MYSQL_READER_USER"} {
-		env[k] += "_" + db
-	}
-	env["CLICKHOUSE_READER_USER"], env["CLICKHOUSE_READER_PASSWORD"] = testsrv.ClickHouseReadOnlyUser, ""
-	var envText strings.Builder
-	for _, k := range sortedKeys(env) {
-		fmt.Fprintf(&envText, "%s=%s\n", k, env[k])
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(envText.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	env := editEnv(t, dir, func(env map[string]string) {
+		for _, k := range []string{"MYSQL_APP_USER", "MYSQL_CDC_USER", "MYSQL_READER_USER"} {
+			env[k] += "_" + db
+		}
+		env["CLICKHOUSE_READER_USER"], env["CLICKHOUSE_READER_PASSWORD"] = testsrv.ClickHouseReadOnlyUser, ""
+	})
 	root, err := sql.Open("mysql", rootDSN+"?multiStatements=true")
 	if err != nil {
 		t.Fatal(err)
@@ -152,11 +136,11 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 	}()
 	time.Sleep(3 * time.Second) // some orders, some already paid
 
-	l, err := LoadLab(dir)
+	l, err := labdir.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(Options{Lab: l, Endpoints: DefaultEndpoints(l), Experiments: []string{"3"}, Version: "test"})
+	r, err := New(Options{Lab: l, Endpoints: l.Endpoints(nil), Experiments: []string{"3"}, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package testsrv
+package testproc
 
 import (
 	"os"
@@ -69,12 +69,12 @@ func lockDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-// sweepStale removes server directories whose owner died without cleaning
-// up (crash, go test timeout). A directory is stale when its lock file can
-// be locked; the age check keeps out of the way of a directory that another
-// process has just created and not locked yet.
-func sweepStale() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+// sweepStale removes the server directories of prefix whose owner died
+// without cleaning up (crash, go test timeout). A directory is stale when
+// its lock file can be locked; the age check keeps out of the way of a
+// directory that another process has just created and not locked yet.
+func sweepStale(prefix string) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
 	for _, dir := range dirs {
 		lockPath := filepath.Join(dir, lockName)
 		st, err := os.Stat(lockPath)

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package testsrv
+package testproc
 
 import (
 	"os"
@@ -8,8 +8,8 @@ import (
 )
 
 // Outside Linux there is no Pdeathsig and no flock-based sweeping: servers
-// are stopped by Main only. The Debian packages this package expects exist
-// on Linux anyway.
+// are stopped by Servers.Run only. The Debian packages the servers come
+// from exist on Linux anyway.
 
 func startCmd(cmd *exec.Cmd) error { return cmd.Start() }
 
@@ -17,4 +17,4 @@ func killTree(cmd *exec.Cmd) { cmd.Process.Kill() }
 
 func lockDir(string) (*os.File, error) { return nil, nil }
 
-func sweepStale() {}
+func sweepStale(string) {}
