@@ -240,3 +240,17 @@ func TestWriteReplacesAndKeepsRecords(t *testing.T) {
 		t.Errorf("sql/flink/hourly_sales.sql is no longer rendered and should have been removed (err %v)", err)
 	}
 }
+
+// BenchmarkRender measures loading and rendering the seed lab, labgen's
+// own source included: go test ./render -run '^$' -bench Render
+func BenchmarkRender(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		lab, diags := schemas.NewParser().Load(filepath.Join("..", "labs", "orders"), schemas.Options{})
+		if diags.HasErrors() {
+			b.Fatal(diags.Error())
+		}
+		if _, err := Render(lab, Options{LabgenVersion: "bench"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
