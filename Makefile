@@ -41,7 +41,7 @@ deps: ## install what the tests need on Debian (run as root): servers, shellchec
 	./scripts/install-deps.sh
 
 bench-producer: ## producer throughput vs plain multi-row INSERTs on a throwaway MariaDB
-	$(GO) test ./generator/ -run '^$$' -bench 'BenchmarkThroughput' -benchtime 1x -count 1 -v
+	LABGEN_TEST_SERVERS=require $(GO) test ./generator -run '^$$' -bench 'ProducerVsInsert|PendingMemory' -benchtime 3x -benchmem -timeout 600s
 
 prove: build ## run the rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
 	./prove/prove.sh

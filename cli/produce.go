@@ -48,7 +48,7 @@ Two clocks:
                advancing as if at the lab's rate. With --count the history
                ends now, so --count 18000 --rate max backfills one hour of
                a 5/s lab in seconds. --start T pins the clock instead.
-               A backfill is history, so each transaction (up to 5 x
+               A backfill is history, so each transaction (up to 2.5 x
                --batch orders) writes its rows in their final state: an
                order whose payment falls in the same transaction is
                inserted already PAID or PAYMENT_FAILED, without an UPDATE.
@@ -85,7 +85,7 @@ Examples:
 			sample := fset.Int("sample", 0, "print the first `N` events as JSON lines and write nothing (no database needed)")
 			start := fset.String("start", "", "logical `TIME` of order number 0 with --rate max or --sample (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
 			producer := fset.String("producer", "", "run only the producer `NAME` (default: all of the lab's producers)")
-			batch := fset.Int("batch", 1000, "at most `N` rows per INSERT (with --rate max, transactions of 5 x N rows per table)")
+			batch := fset.Int("batch", 1000, "at most `N` rows per INSERT (with --rate max, transactions of 2.5 x N rows per table)")
 			every := fset.Duration("progress", 10*time.Second, "how often a progress line is logged when stderr is not a terminal")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {

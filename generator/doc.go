@@ -23,9 +23,12 @@
 //   - sample.go: Sample prints events as JSON lines (labgen produce
 //     --sample).
 //   - batch.go: events become multi-row statements in one transaction
-//     per batch: INSERTs of parents, INSERTs of follow-ups, one
+//     per batch: INSERTs of parents, INSERTs of follow-ups, multi-row
 //     UPDATE … JOIN (SELECT … UNION ALL …) of the parents per follow-up.
-//     First sent as plain INSERTs; retried in an idempotent form.
+//     First sent as plain INSERTs; retried in an idempotent form. On the
+//     logical clock a batch is larger and an update of a parent in the
+//     same batch is applied to its row before the INSERT (write-combining:
+//     the same tables, without the row's intermediate state in the binlog).
 //   - run.go: Run drives the clocks. On the wall clock, events are written
 //     when their time comes; on the logical clock (--rate max) as fast as
 //     the database accepts, with times advancing as if at the declared

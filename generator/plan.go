@@ -30,6 +30,10 @@ type Plan struct {
 	// timeField is a parent field filled with now(), from which a resumed
 	// run reads back when the earlier run's parents happened.
 	timeField *field
+	// combinable: every follow-up update can be applied to a parent row
+	// not yet written (each has updateAt). All or none, so that the
+	// updates of one row in one transaction are applied in time order.
+	combinable bool
 }
 
 // Table is a table the producer writes.
@@ -59,6 +63,11 @@ type FollowPlan struct {
 	// update: the parent row's columns the follow-up changes (nil if none).
 	update     []*field
 	updateCols []string
+	// updateAt is, per update column, the parent field that fills it: the
+	// update can then be applied to a parent row not yet written (see
+	// batch). nil when an updated column is a key column or not one the
+	// parent's INSERT fills.
+	updateAt []int
 	// keyField fills the follow-up table's key when it is one column.
 	keyField *field
 }
@@ -167,6 +176,16 @@ func (c *compiler) producer(p *schemas.Producer) (*Plan, error) {
 	if len(pl.Follows) > 1<<15 {
 		return nil, fmt.Errorf("too many follow-ups")
 	}
+	for _, f := range pl.Follows {
+		if f.update != nil {
+			pl.combinable = true
+		}
+	}
+	for _, f := range pl.Follows {
+		if f.update != nil && f.updateAt == nil {
+			pl.combinable = false
+		}
+	}
 	return pl, nil
 }
 
@@ -226,10 +245,37 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 	if fp.update != nil && len(parent.Key) == 0 {
 		return nil, fmt.Errorf("updates table %s, which has no key to find the row by", parent.Name)
 	}
+	fp.updateAt = updateAt(pl, parent, fp.updateCols)
 	if f.UpdateTable != "" && f.UpdateTable != parent.Name {
 		return nil, fmt.Errorf("updates table %q, but a follow-up can only update its parent's table %s", f.UpdateTable, parent.Name)
 	}
 	return fp, nil
+}
+
+// updateAt finds the parent field of each updated column; nil if one is
+// a key column or has no field.
+func updateAt(pl *Plan, parent *schemas.Table, cols []string) []int {
+	if len(cols) == 0 {
+		return nil
+	}
+	at := make([]int, len(cols))
+	for j, c := range cols {
+		for _, k := range parent.Key {
+			if k == c {
+				return nil
+			}
+		}
+		at[j] = -1
+		for i, fd := range pl.fields {
+			if fd.col.name == c {
+				at[j] = i
+			}
+		}
+		if at[j] < 0 {
+			return nil
+		}
+	}
+	return at
 }
 
 // field compiles one field. pl and fp are set for a follow-up's fields and
