@@ -8,7 +8,7 @@ OUT   ?= out/orders
 # missing unless LABGEN_TEST_SERVERS=require (what CI sets).
 export LABGEN_TEST_SERVERS
 
-.PHONY: help build render validate test lint fuzz deps bench-producer prove clean
+.PHONY: help build render validate test lint fuzz deps bench bench-producer prove clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -40,8 +40,11 @@ test: lint validate ## the test suite: lint, validate, go test ./..., a bounded 
 deps: ## install what the tests need on Debian (run as root): servers, shellcheck, chromium, Go modules
 	./scripts/install-deps.sh
 
-bench-producer: ## producer throughput vs plain multi-row INSERTs on a throwaway MariaDB
-	LABGEN_TEST_SERVERS=require $(GO) test ./generator -run '^$$' -bench 'ProducerVsInsert|PendingMemory' -benchtime 3x -benchmem -timeout 600s
+bench-producer: ## producer throughput vs plain INSERTs, bytes per pending follow-up, lateness at 10,000 pending (throwaway MariaDB)
+	LABGEN_TEST_SERVERS=require $(GO) test ./generator -run '^$$' -bench 'ProducerVsInsert|PendingMemory|OnTime' -benchtime 3x -benchmem -timeout 900s
+
+bench: bench-producer ## every benchmark
+	$(GO) test ./render -run '^$$' -bench Render -benchmem
 
 prove: build ## run the rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
 	./prove/prove.sh
