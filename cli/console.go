@@ -100,7 +100,7 @@ func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSet
 	lab, err := labdir.Load(dir)
 	var nr *labdir.NotRenderedError
 	if errors.As(err, &nr) {
-		return nil, usagef("%s is not a rendered lab: it has no lab.json (render the lab first: labgen render LAB_DIR %s)", dir, dir)
+		return nil, usagef("%s is not a rendered lab: it has no lab.json (render the lab first: labgen render LAB_DIR -o %s)", dir, dir)
 	}
 	if err != nil {
 		return nil, err

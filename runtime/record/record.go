@@ -353,6 +353,9 @@ func Read(path string) (*Record, error) {
 		path = filepath.Join(path, JSONName)
 	}
 	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, fmt.Errorf("no lab record at %s: name a record directory (OUT/records/<id>) or its %s", path, JSONName)
+	}
 	if err != nil {
 		return nil, err
 	}
