@@ -194,10 +194,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		return err
 	}
 	c := rec.Count()
-	fmt.Fprintf(env.Stdout, "%d steps: %d ok, %d failed, %d timed out, %d skipped; expectations %d held, %d not held.\n%s\n",
-		c.Steps, c.OK, c.Errors, c.TimedOut, c.Skipped, c.Held, c.NotHeld, md)
+	fmt.Fprintf(env.Stdout, "%s\n%s\n", c.Summary(), md)
 	if rec.Failed() {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d step(s) failed; their errors are in the record", c.Errors)}
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d step(s) and %d job submission(s) failed; their errors are in the record", c.Errors, c.JobErrors)}
 	}
 	return nil
 }

@@ -88,8 +88,7 @@ func Markdown(r *Record) []byte {
 	fmt.Fprintln(w)
 
 	c := r.Count()
-	fmt.Fprintf(w, "**%d steps: %d ok, %d failed, %d timed out, %d skipped. Expectations: %d held, %d not held.**\n",
-		c.Steps, c.OK, c.Errors, c.TimedOut, c.Skipped, c.Held, c.NotHeld)
+	fmt.Fprintf(w, "**%s**\n", c.Summary())
 	for _, e := range r.Experiments {
 		writeExperiment(w, e, lim)
 	}

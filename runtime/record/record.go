@@ -246,6 +246,19 @@ func (r *Record) Experiment(name string) *Experiment {
 type Counts struct {
 	Steps, OK, Errors, TimedOut, Skipped int
 	Held, NotHeld                        int
+	// JobErrors counts streaming jobs that could be neither found nor
+	// submitted; they are not steps.
+	JobErrors int
+}
+
+// Summary is the one-line account of a record, as the run prints it.
+func (c Counts) Summary() string {
+	s := fmt.Sprintf("%d steps: %d ok, %d failed, %d timed out, %d skipped; expectations %d held, %d not held",
+		c.Steps, c.OK, c.Errors, c.TimedOut, c.Skipped, c.Held, c.NotHeld)
+	if c.JobErrors > 0 {
+		s += fmt.Sprintf("; %d streaming job(s) could not be submitted", c.JobErrors)
+	}
+	return s + "."
 }
 
 // Count sums up the record.
@@ -275,14 +288,14 @@ func (r *Record) Count() Counts {
 	}
 	for _, j := range r.Jobs {
 		if j.How == "failed" {
-			c.Errors++
+			c.JobErrors++
 		}
 	}
 	return c
 }
 
 // Failed tells whether any step (or job submission) ended in an error.
-func (r *Record) Failed() bool { return r.Count().Errors > 0 }
+func (r *Record) Failed() bool { c := r.Count(); return c.Errors+c.JobErrors > 0 }
 
 // Paths of a record's files in its directory.
 const (

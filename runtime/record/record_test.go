@@ -88,7 +88,7 @@ func TestMarkdown(t *testing.T) {
 		"Error:\n\n```\nError 1146 (42S02): Table 'shop.nope' doesn't exist\n```",
 		"*1 more step(s) not run yet",
 		"Not run yet: later.",
-		"**2 steps: 1 ok, 1 failed, 0 timed out, 0 skipped. Expectations: 0 held, 1 not held.**",
+		"**2 steps: 1 ok, 1 failed, 0 timed out, 0 skipped; expectations 0 held, 1 not held.**",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("record.md lacks %q:\n%s", want, md)
@@ -134,5 +134,22 @@ func TestMaskHelpers(t *testing.T) {
 	}
 	if !SecretKey("MYSQL_CDC_PASSWORD") || SecretKey("MYSQL_CDC_USER") {
 		t.Fatal("SecretKey")
+	}
+}
+
+// TestCountSeparatesJobs keeps failed job submissions out of the step
+// counts while still failing the run.
+func TestCountSeparatesJobs(t *testing.T) {
+	r := &Record{
+		Experiments: []*Experiment{{Steps: []*Step{{Status: StatusOK}}}},
+		Jobs:        []Job{{Name: "order_wide", How: "failed"}},
+	}
+	c := r.Count()
+	if c.Errors != 0 || c.JobErrors != 1 || !r.Failed() {
+		t.Fatalf("counts %+v, failed %v: want no failed step, one failed job, and a failed run", c, r.Failed())
+	}
+	want := "1 steps: 1 ok, 0 failed, 0 timed out, 0 skipped; expectations 0 held, 0 not held; 1 streaming job(s) could not be submitted."
+	if got := c.Summary(); got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }
