@@ -427,10 +427,18 @@ func zookeeperService(l *schemas.Lab) types.ServiceConfig {
 	return svc
 }
 
-// flussService is the coordinator or a tablet server. Both run as root
-// with umask 0, so that the Paimon tables and remote data they create on
-// the shared warehouse volume stay writable by the tiering job, which runs
-// as Flink's user.
+// Where a tablet server keeps its local data: a directory of the
+// fluss-data volume.
+const (
+	flussVolumeDir = "/var/lib/fluss"
+	flussDataDir   = flussVolumeDir + "/data"
+)
+
+// flussService is the coordinator or a tablet server. Both start with
+// umask 0 (kept by the image's entrypoint, whether it runs the server as
+// root or drops to its fluss user), so that the Paimon tables and remote
+// data they create on the shared warehouse volume stay writable by the
+// tiering job, which runs as Flink's user.
 func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 	f := l.Stack.Fluss
 	remote := WarehouseDir + "/fluss"
@@ -443,17 +451,24 @@ func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 		"datalake." + f.Lake + ".warehouse: " + PaimonWarehouse,
 	}
 	cmd := "coordinatorServer"
+	dirs := []string{PaimonWarehouse, remote}
 	vols := []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
 	if name == "tablet-server" {
 		cmd = "tabletServer"
-		props = append(props, "tablet-server.id: 0", "data.dir: /var/lib/fluss/data")
-		vols = append(vols, namedVolume(volFluss, "/var/lib/fluss"))
+		props = append(props, "tablet-server.id: 0", "data.dir: "+flussDataDir)
+		vols = append(vols, namedVolume(volFluss, flussVolumeDir))
+		// The fluss-data volume is new and root's (the image has no
+		// /var/lib/fluss to copy ownership from), and the Apache image's
+		// entrypoint starts the servers as its fluss user through gosu
+		// (apache/fluss docker/fluss/docker-entrypoint.sh): create the
+		// data directory here, writable by that user.
+		dirs = append(dirs, flussDataDir)
 	}
 	svc := types.ServiceConfig{}
 	svc.Image = f.Image
 	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n")
-	svc.Entrypoint = shell(fmt.Sprintf("umask 0000 && mkdir -p %s %s && chmod 0777 %s %s %s && exec /docker-entrypoint.sh %s",
-		PaimonWarehouse, remote, WarehouseDir, PaimonWarehouse, remote, cmd))
+	svc.Entrypoint = shell(fmt.Sprintf("umask 0000 && mkdir -p %s && chmod 0777 %s %s && exec /docker-entrypoint.sh %s",
+		strings.Join(dirs, " "), WarehouseDir, strings.Join(dirs, " "), cmd))
 	svc.Volumes = vols
 	svc.HealthCheck = health(fmt.Sprintf(`bash -c "exec 3<>/dev/tcp/%s/9123"`, name), 5*time.Second, 20*time.Second, 24)
 	return svc
@@ -496,7 +511,12 @@ func taskmanagerService(l *schemas.Lab, image string) types.ServiceConfig {
 
 func gatewayService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc := flinkBase(l, image)
-	svc.Command = types.ShellCommand{"sql-gateway"}
+	// The script itself, not the entrypoint's "sql-gateway" command: that
+	// command came to apache/flink-docker after flink:1.20.1 was built
+	// (FLINK-37635, flink-docker PR #222, April 2025), and the 1.20.1
+	// entrypoint passes an unknown command through as a program to run.
+	// Passed through, the script still runs as the flink user.
+	svc.Command = types.ShellCommand{"/opt/flink/bin/sql-gateway.sh", "start-foreground"}
 	svc.Ports = []types.ServicePortConfig{publish(l.Stack.Flink.GatewayPort, 8083)}
 	svc.HealthCheck = health("curl -fsS -o /dev/null http://127.0.0.1:8083/v1/info", 5*time.Second, 30*time.Second, 24)
 	return svc
