@@ -102,8 +102,10 @@ CREATE USER IF NOT EXISTS '${MYSQL_APP_USER}'@'%' IDENTIFIED BY '${MYSQL_APP_PAS
 `)
 	fmt.Fprintf(&b, "GRANT SELECT, INSERT, UPDATE, DELETE ON %s.* TO '${MYSQL_APP_USER}'@'%%';\n", db)
 	b.WriteString(`
--- Flink's CDC sources read the binlog.
-CREATE USER IF NOT EXISTS '${MYSQL_CDC_USER}'@'%' IDENTIFIED BY '${MYSQL_CDC_PASSWORD}';
+-- Flink's CDC sources read the binlog. mysql_native_password: the binlog
+-- client cannot do MySQL 8's caching_sha2_password full authentication
+-- without TLS ("Public Key Retrieval is not allowed").
+CREATE USER IF NOT EXISTS '${MYSQL_CDC_USER}'@'%' IDENTIFIED WITH mysql_native_password BY '${MYSQL_CDC_PASSWORD}';
 GRANT SELECT, SHOW DATABASES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '${MYSQL_CDC_USER}'@'%';
 
 -- The console and labgen run only read.
