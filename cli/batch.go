@@ -11,7 +11,10 @@ gateway, one after the other, and waits until each has finished, as a
 one-step run with its own record (OUT/records/<id>/): the SQL as sent
 (passwords from .env filled in when sending, never in the record), each
 job's ID, final state and duration, and Flink's error verbatim when one
-fails. The jobs are those of the rendered ./stream-lab batch.
+fails. The jobs are those of the rendered ./stream-lab batch, and as
+there, when a job's result is served by ClickHouse the step waits (up to 2
+minutes) until the result has arrived there, so what is read next is the
+new summary.
 
 The lab is brought up first unless --no-up is given. Exit code 0 when every
 job finished, 3 otherwise.

@@ -18,7 +18,9 @@ Runs the lab's smoke checks as a one-step run with its own record
 job's Kafka topics and ClickHouse tables hold data, the Flink JobManager
 answers with a TaskManager, and each streaming job is RUNNING. The checks
 are those of the rendered ./stream-lab smoke, made from outside the
-containers; the endpoint flags are those of labgen run.
+containers; the endpoint flags are those of labgen run. As in the script, a
+check that fails is tried again every 5 seconds for up to 2 minutes before
+it counts as failed (data reaches ClickHouse a while after the lab is up).
 
 The lab is brought up first unless --no-up is given; streaming jobs are not
 submitted (smoke observes, it does not repair). Exit code 0 when every check

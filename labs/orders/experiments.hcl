@@ -294,9 +294,10 @@ experiment "worker_recovery" {
 
   step "during" {
     title = "The job while its worker is gone"
+    text  = "A job can report RUNNING while its tasks wait for slots; the vertices say whether they really run."
     flink = {
       job  = job.order_wide
-      show = ["state", "restarts", "exceptions"]
+      show = ["state", "vertices", "restarts", "exceptions"]
     }
   }
 
@@ -309,7 +310,7 @@ experiment "worker_recovery" {
     title = "Wait for the job to run again"
     wait = {
       rerun    = step.during
-      until    = result.state == "RUNNING"
+      until    = result.state == "RUNNING" && length([for v in result.vertices : v if v.status != "RUNNING"]) == 0
       interval = "5s"
       timeout  = "3m"
     }

@@ -60,8 +60,19 @@
 //
 // flink without a job: { jobs = [<the above, one per job>], count }.
 //
-// lab smoke: { passed, failed, checks = [{ name, passed, detail }] }.
-// lab batch: { passed, failed, jobs = [{ name, job_id, state, duration_ms, error }] }.
+// lab smoke: { passed, failed, checks = [{ name, passed, detail }] }. A
+// check that fails is tried again (every 5 s, for up to 2 minutes, as
+// ./stream-lab smoke waits) before it is recorded as failed.
+//
+// lab batch: { passed, failed, jobs = [{ name, job_id, state, duration_ms,
+// error, result_before, result_after }] }. Each bounded job runs through
+// the SQL gateway with table.dml-sync (the INSERT returns when the job has
+// finished); when the table it writes is served by ClickHouse, the step
+// then waits, as ./stream-lab batch does, until the version of that table
+// (max of its version column) differs from before the job ran, so the
+// next step reads the new result. result_before and result_after are that
+// version as text (null when unknown); a result that does not arrive
+// within 2 minutes fails the job.
 //
 // A wait that re-runs a step has that step's result. compose, note and a
 // plain wait have none.

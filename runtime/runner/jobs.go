@@ -145,21 +145,37 @@ type check struct {
 	passed       bool
 }
 
+// smokeCheck is a smoke check to run: it returns a detail, or why it
+// failed.
+type smokeCheck struct {
+	name string
+	run  func() (string, error)
+}
+
+// eventually runs try until it succeeds or until resultWait (from start)
+// would be over before the next try, as ./stream-lab's checks wait.
+func (r *Runner) eventually(ctx context.Context, start time.Time, what string, try func() (string, error)) (string, error) {
+	deadline := start.Add(resultWait)
+	for attempt := 1; ; attempt++ {
+		detail, err := try()
+		if err == nil || ctx.Err() != nil || !time.Now().Add(resultInterval).Before(deadline) {
+			return detail, err
+		}
+		r.opt.Progress.Waiting(time.Now().Add(resultInterval), attempt, fmt.Sprintf("waiting for %s (gives up at %s)", what, deadline.Format("15:04:05")))
+		r.sleep(ctx, resultInterval)
+	}
+}
+
 // runSmoke checks the lab as ./stream-lab smoke does, from outside the
 // containers: each service answers, each streaming job runs, and data
-// reached every store the lab declares.
+// reached every store the lab declares. A check that fails is tried again
+// until it passes or resultWait is over.
 func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
 	ctx, cancel := context.WithTimeout(ctx, r.stepTimeout(s, 3*time.Minute))
 	defer cancel()
-	ran := &record.Ran{What: "lab", Detail: "Smoke checks: each service answers, each streaming job runs, every store holds data."}
-	var checks []check
-	add := func(name string, err error, detail string) {
-		c := check{name: name, passed: err == nil, detail: detail}
-		if err != nil {
-			c.detail = r.masker.MaskString(err.Error())
-		}
-		checks = append(checks, c)
-	}
+	ran := &record.Ran{What: "lab", Detail: fmt.Sprintf("Smoke checks: each service answers, each streaming job runs, every store holds data (a failing check is tried again for up to %s).", resultWait)}
+	var todo []smokeCheck
+	add := func(name string, run func() (string, error)) { todo = append(todo, smokeCheck{name, run}) }
 	lab := r.lab
 	qlim := query.Limits{MaxRows: 1, Timeout: 20 * time.Second}
 	count := func(engine, table string) (int64, error) {
@@ -186,11 +202,13 @@ func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
 		return n, nil
 	}
 	hasRows := func(engine, table string) {
-		n, err := count(engine, table)
-		if err == nil && n == 0 {
-			err = errors.New("no rows yet")
-		}
-		add(fmt.Sprintf("%s %s has rows", engine, table), err, fmt.Sprintf("%d rows", n))
+		add(fmt.Sprintf("%s %s has rows", engine, table), func() (string, error) {
+			n, err := count(engine, table)
+			if err == nil && n == 0 {
+				err = errors.New("no rows yet")
+			}
+			return fmt.Sprintf("%d rows", n), err
+		})
 	}
 	for _, t := range lab.Tables {
 		for _, st := range t.Stores {
@@ -200,49 +218,67 @@ func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
 			case st.Kind == schemas.StoreClickHouse && lab.Stack.ClickHouse != nil && r.writtenByStreaming(t.Name):
 				hasRows(schemas.EngineClickHouse, qualify(st.Database, st.Name))
 			case st.Kind == schemas.StoreKafka && lab.Stack.Kafka != nil && r.writtenByStreaming(t.Name):
-				res, err := kafkaread.Tail(ctx, r.opt.Endpoints.Kafka, st.Name, 1, kafkaread.Options{Timeout: 10 * time.Second})
-				detail := ""
-				if err == nil && len(res.Messages) == 0 {
-					err = errors.New("no messages yet")
-				} else if err == nil {
-					detail = "latest message at " + kafkaTime(res.Messages[0].Timestamp)
-				}
-				add("Kafka topic "+st.Name+" has messages", err, detail)
+				topic := st.Name
+				add("Kafka topic "+topic+" has messages", func() (string, error) {
+					res, err := kafkaread.Tail(ctx, r.opt.Endpoints.Kafka, topic, 1, kafkaread.Options{Timeout: 10 * time.Second})
+					if err != nil {
+						return "", err
+					}
+					if len(res.Messages) == 0 {
+						return "", errors.New("no messages yet")
+					}
+					return "latest message at " + kafkaTime(res.Messages[0].Timestamp), nil
+				})
 			}
 		}
 	}
 	if lab.Stack.Flink != nil {
 		if r.flink == nil {
-			add("Flink answers", errors.New("no Flink URL"), "")
+			add("Flink answers", func() (string, error) { return "", errors.New("no Flink URL") })
 		} else {
-			ov, err := r.flink.Overview(ctx)
-			detail := ""
-			if err == nil {
-				detail = fmt.Sprintf("Flink %s, %d TaskManager(s), %d of %d slots free", ov.FlinkVersion, ov.TaskManagers, ov.SlotsAvailable, ov.SlotsTotal)
-				if ov.TaskManagers == 0 {
-					err = errors.New("no TaskManager is registered")
+			add("Flink JobManager answers", func() (string, error) {
+				ov, err := r.flink.Overview(ctx)
+				if err != nil {
+					return "", err
 				}
-			}
-			add("Flink JobManager answers", err, detail)
+				detail := fmt.Sprintf("Flink %s, %d TaskManager(s), %d of %d slots free", ov.FlinkVersion, ov.TaskManagers, ov.SlotsAvailable, ov.SlotsTotal)
+				if ov.TaskManagers == 0 {
+					return detail, errors.New("no TaskManager is registered")
+				}
+				return detail, nil
+			})
 			for _, j := range lab.Jobs {
 				if j.Mode != schemas.ModeStreaming || j.Unavailable != "" {
 					continue
 				}
-				id, err := r.jobID(ctx, j.Name)
-				detail := ""
-				if err == nil {
-					var st *flinkapi.Status
-					st, err = r.flink.JobStatus(ctx, id, []string{flinkapi.ShowState}, 0)
-					if err == nil {
-						detail = st.State + " (" + id + ")"
-						if st.State != "RUNNING" {
-							err = fmt.Errorf("job %s is %s", id, st.State)
-						}
+				job := j.Name
+				add("Flink job "+job+" is RUNNING", func() (string, error) {
+					id, err := r.jobID(ctx, job)
+					if err != nil {
+						return "", err
 					}
-				}
-				add("Flink job "+j.Name+" is RUNNING", err, detail)
+					st, err := r.flink.JobStatus(ctx, id, []string{flinkapi.ShowState}, 0)
+					if err != nil {
+						return "", err
+					}
+					detail := st.State + " (" + id + ")"
+					if st.State != "RUNNING" {
+						return detail, fmt.Errorf("job %s is %s", id, st.State)
+					}
+					return detail, nil
+				})
 			}
 		}
+	}
+	start := time.Now()
+	var checks []check
+	for _, c := range todo {
+		detail, err := r.eventually(ctx, start, c.name, c.run)
+		ch := check{name: c.name, passed: err == nil, detail: detail}
+		if err != nil {
+			ch.detail = r.masker.MaskString(err.Error())
+		}
+		checks = append(checks, ch)
 	}
 	t := record.Table{Columns: []string{"check", "result", "detail"}}
 	var vals []cty.Value
@@ -303,9 +339,9 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 	if r.flink == nil || r.opt.Endpoints.Gateway == "" {
 		return outcome{ran: ran, err: errors.New("no Flink SQL gateway: the lab's stack has no flink and --gateway was not given")}
 	}
-	t := record.Table{Columns: []string{"job", "job id", "state", "took", "error"}}
+	t := record.Table{Columns: []string{"job", "job id", "state", "took", "result in ClickHouse", "error"}}
 	var vals []cty.Value
-	var names, scripts []string
+	var names, scripts, waits []string
 	failed := 0
 	for _, j := range r.lab.Jobs {
 		if j.Mode != schemas.ModeBatch || j.Unavailable != "" {
@@ -314,6 +350,17 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 		names = append(names, j.Name)
 		start := time.Now()
 		state, id, errText := "", "", ""
+		// What the job's result looks like in ClickHouse before it runs,
+		// so that its arrival can be told (./stream-lab batch does so too).
+		table, expr, landing := r.resultVersion(j)
+		before, after := cty.NullVal(cty.String), cty.NullVal(cty.String)
+		landed := ""
+		if landing {
+			waits = append(waits, fmt.Sprintf("`%s` of `%s`", expr, table))
+			if v, err := r.resultValue(ctx, table, expr); err == nil {
+				before = cty.StringVal(v)
+			}
+		}
 		sent, shown, err := r.jobScript(j.Name)
 		if err == nil {
 			scripts = append(scripts, "-- sql/flink/"+j.Name+".sql\n"+strings.Join(shown, ";\n")+";")
@@ -335,21 +382,124 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 					}
 				}
 			}
+			if err == nil && landing {
+				var v string
+				v, err = r.awaitResult(ctx, table, expr, before)
+				if err == nil {
+					after = cty.StringVal(v)
+					landed = fmt.Sprintf("%s = %s (was %s)", expr, v, displayOr(before, "none"))
+				}
+			}
 		}
 		took := time.Since(start)
 		if err != nil {
 			failed++
 			errText = r.masker.MaskString(err.Error())
 		}
-		t.Rows = append(t.Rows, []string{j.Name, id, state, record.Duration(took.Milliseconds()), errText})
+		t.Rows = append(t.Rows, []string{j.Name, id, state, record.Duration(took.Milliseconds()), landed, errText})
 		vals = append(vals, cty.ObjectVal(map[string]cty.Value{
 			"name": cty.StringVal(j.Name), "job_id": cty.StringVal(id), "state": cty.StringVal(state),
-			"duration_ms": cty.NumberIntVal(took.Milliseconds()), "error": cty.StringVal(errText)}))
+			"duration_ms": cty.NumberIntVal(took.Milliseconds()), "error": cty.StringVal(errText),
+			"result_before": before, "result_after": after}))
 	}
 	ran.Detail = "Bounded jobs through the SQL gateway: " + strings.Join(names, ", ") + "."
+	if len(waits) > 0 {
+		ran.Detail += fmt.Sprintf(" After each job finished, waited up to %s for its result to reach ClickHouse (%s changed).", resultWait, strings.Join(waits, ", "))
+	}
 	if len(names) == 0 {
 		ran.Detail = "No bounded job is available in this stack."
 	}
 	ran.SQL = strings.Join(scripts, "\n\n")
 	return tally(ran, t, "jobs", vals, failed, "bounded jobs")
+}
+
+// resultVersion is where a bounded job's result shows in ClickHouse and
+// the expression whose change tells that a new result arrived, as
+// ./stream-lab batch uses them: the ClickHouse store of the table the job
+// writes, and max of its version column (else of a date or time key
+// column, else count()). ok is false when the result does not reach
+// ClickHouse.
+func (r *Runner) resultVersion(j *schemas.Job) (table, expr string, ok bool) {
+	t := r.lab.Table(j.Writes)
+	if t == nil || r.lab.Stack.ClickHouse == nil || r.opt.Endpoints.ClickHouse.Addr == "" {
+		return "", "", false
+	}
+	ch := t.Store(schemas.StoreClickHouse)
+	if ch == nil {
+		return "", "", false
+	}
+	table = qualify(ch.Database, ch.Name)
+	if ch.Version != "" {
+		return table, "max(" + ch.Version + ")", true
+	}
+	for _, k := range t.Key {
+		for _, c := range t.Columns {
+			if c.Name == k && (c.Type.Kind == schemas.TypeTimestamp || c.Type.Kind == schemas.TypeDate) {
+				return table, "max(" + k + ")", true
+			}
+		}
+	}
+	return table, "count()", true
+}
+
+// resultValue is expr over table in ClickHouse, as text.
+func (r *Runner) resultValue(ctx context.Context, table, expr string) (string, error) {
+	eng, err := r.engine(schemas.EngineClickHouse)
+	if err != nil {
+		return "", err
+	}
+	res, err := eng.Query(ctx, "SELECT toString(v) FROM (SELECT "+expr+" AS v FROM "+table+")", query.Limits{MaxRows: 1, Timeout: 20 * time.Second})
+	if err != nil {
+		return "", err
+	}
+	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
+		return "", fmt.Errorf("%s of %s: no value returned", expr, table)
+	}
+	s, ok := res.Rows[0][0].(string)
+	if !ok {
+		return "", fmt.Errorf("%s of %s: %v is not text", expr, table, res.Rows[0][0])
+	}
+	return s, nil
+}
+
+// awaitResult waits until expr over table differs from before (null: the
+// table could not be read before), for at most resultWait.
+func (r *Runner) awaitResult(ctx context.Context, table, expr string, before cty.Value) (string, error) {
+	var last string
+	var lastErr error
+	v, err := r.eventually(ctx, time.Now(), fmt.Sprintf("%s of %s to change", expr, table), func() (string, error) {
+		v, err := r.resultValue(ctx, table, expr)
+		last, lastErr = v, err
+		switch {
+		case err != nil:
+			return "", err
+		case v == "" || !before.IsNull() && v == before.AsString():
+			return "", errors.New("unchanged")
+		}
+		return v, nil
+	})
+	if err == nil {
+		return v, nil
+	}
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if lastErr != nil {
+		return "", fmt.Errorf("the job finished, but %s in ClickHouse could not be read within %s: %w", table, resultWait, lastErr)
+	}
+	return "", fmt.Errorf("the job finished, but after %s %s in ClickHouse still shows %s = %s", resultWait, table, expr, orNone(last))
+}
+
+func displayOr(v cty.Value, none string) string {
+	if v.IsNull() {
+		return none
+	}
+	return Display(v)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

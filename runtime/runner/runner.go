@@ -65,6 +65,12 @@ var DefaultLimits = record.Limits{MaxRows: 20, MaxBytes: 256 << 10, MaxCell: rec
 var (
 	defaultStepTimeout  = time.Minute
 	defaultBatchTimeout = 15 * time.Minute
+	// resultWait bounds how long a smoke check that fails is tried again,
+	// and how long a batch step waits for a bounded job's result to reach
+	// ClickHouse (./stream-lab's SMOKE_WAIT); resultInterval is the pause
+	// between tries.
+	resultWait     = 2 * time.Minute
+	resultInterval = 5 * time.Second
 )
 
 // Runner runs experiments into a record.
