@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -38,6 +39,8 @@ func Functions(readFile func(string) ([]byte, error)) map[string]function.Functi
 		"values": stdlib.ValuesFunc, "jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
 		"tostring": stdlib.MakeToFunc(cty.String), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"regex": stdlib.RegexFunc, "sort": stdlib.SortFunc, "distinct": stdlib.DistinctFunc,
+		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
+		"sql_string": sqlStringFunc,
 
 		"uniform":     twoNumbers(DistUniform, false),
 		"uniform_int": twoNumbers(DistUniformInt, true),
@@ -357,3 +360,25 @@ func constant(v cty.Value) (any, error) {
 	}
 	return nil, fmt.Errorf("a string, number, bool or null is required, not %s", v.Type().FriendlyName())
 }
+
+// sqlStringFunc quotes a value as an SQL string literal, so a captured
+// value can go into step SQL safely: WHERE category = ${sql_string(step.latest.category)}.
+// Quotes are doubled and backslashes too (MySQL and ClickHouse read a
+// backslash as an escape); null becomes NULL.
+var sqlStringFunc = function.New(&function.Spec{
+	Description: "Quotes a value as an SQL string literal ('it''s'); null becomes NULL.",
+	Params:      []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true}},
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v := args[0]
+		if v.IsNull() {
+			return cty.StringVal("NULL"), nil
+		}
+		s, err := convert.Convert(v, cty.String)
+		if err != nil {
+			return cty.NilVal, function.NewArgErrorf(0, "a string, number or bool is required")
+		}
+		q := strings.NewReplacer(`\`, `\\`, "'", "''").Replace(s.AsString())
+		return cty.StringVal("'" + q + "'"), nil
+	},
+})

@@ -260,3 +260,25 @@ func TestNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestSQLStringAndTry(t *testing.T) {
+	fns := Functions(nil)
+	for in, want := range map[string]string{"books": "'books'", "it's": "'it''s'", `a\b`: `'a\\b'`} {
+		got, err := fns["sql_string"].Call([]cty.Value{cty.StringVal(in)})
+		if err != nil || got.AsString() != want {
+			t.Errorf("sql_string(%q) = %v (%v), want %s", in, got, err, want)
+		}
+	}
+	if got, _ := fns["sql_string"].Call([]cty.Value{cty.NullVal(cty.String)}); got.AsString() != "NULL" {
+		t.Errorf("sql_string(null) = %v, want NULL", got)
+	}
+	if got, _ := fns["sql_string"].Call([]cty.Value{cty.NumberIntVal(42)}); got.AsString() != "'42'" {
+		t.Errorf("sql_string(42) = %v, want '42'", got)
+	}
+	if _, ok := fns["try"]; !ok {
+		t.Error("try is not in the function table")
+	}
+	if _, ok := fns["can"]; !ok {
+		t.Error("can is not in the function table")
+	}
+}

@@ -203,7 +203,7 @@ experiment "hourly_summary" {
   step "category" {
     title  = "The summary rows of that category"
     engine = "clickhouse"
-    sql    = "SELECT hour_bucket, order_count, paid_order_count, gmv, paid_gmv, computed_at FROM analytics.ads_hourly_sales FINAL WHERE category = '${step.latest.category}' ORDER BY hour_bucket DESC LIMIT 3"
+    sql    = "SELECT hour_bucket, order_count, paid_order_count, gmv, paid_gmv, computed_at FROM analytics.ads_hourly_sales FINAL WHERE category = ${sql_string(step.latest.category)} ORDER BY hour_bucket DESC LIMIT 3"
   }
 
   expected       = "The bounded job groups rows by creation hour and category. gmv sums order_amount over all selected orders; paid_gmv only over orders whose payment_status is PAID. They are different metrics."
