@@ -257,13 +257,20 @@ func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
 					if err != nil {
 						return "", err
 					}
-					st, err := r.flink.JobStatus(ctx, id, []string{flinkapi.ShowState}, 0)
+					st, err := r.flink.JobStatus(ctx, id, []string{flinkapi.ShowState, flinkapi.ShowVertices}, 0)
 					if err != nil {
 						return "", err
 					}
 					detail := st.State + " (" + id + ")"
 					if st.State != "RUNNING" {
 						return detail, fmt.Errorf("job %s is %s", id, st.State)
+					}
+					// A job reports RUNNING while its tasks wait for slots
+					// (a TaskManager is gone): count the vertices too.
+					for _, v := range st.Vertices {
+						if v.Status != "RUNNING" {
+							return detail, fmt.Errorf("job %s is RUNNING but its vertex %q is %s", id, v.Name, v.Status)
+						}
 					}
 					return detail, nil
 				})
