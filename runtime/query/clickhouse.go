@@ -9,7 +9,9 @@ import (
 	"math/big"
 	"net"
 	"reflect"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -178,7 +180,19 @@ func (e *clickhouseEngine) Query(ctx context.Context, query string, lim Limits) 
 		}
 		return d
 	}
-	convert := func(i int, d any) any { return chValue(reflect.ValueOf(d).Elem(), dateOnly[i]) }
+	precision := make([]int, len(cts))
+	for i, ct := range cts {
+		precision[i] = dateTime64Precision(ct.DatabaseTypeName())
+	}
+	convert := func(i int, d any) any {
+		v := reflect.ValueOf(d).Elem()
+		if p := precision[i]; p >= 0 {
+			if t, ok := timeOf(v); ok {
+				return fixedTime(t, p)
+			}
+		}
+		return chValue(v, dateOnly[i])
+	}
 	if err := collect(res, rows, lim, newDest, convert); err != nil {
 		return nil, err
 	}
@@ -256,4 +270,41 @@ func chValue(v reflect.Value, dateOnly bool) any {
 		return out
 	}
 	return fmt.Sprint(v.Interface())
+}
+
+var dateTime64RE = regexp.MustCompile(`^(?:Nullable\()?DateTime64\((\d+)`)
+
+// dateTime64Precision is the fractional digits of a DateTime64 column, or
+// -1 for any other type.
+func dateTime64Precision(typ string) int {
+	m := dateTime64RE.FindStringSubmatch(typ)
+	if m == nil {
+		return -1
+	}
+	p, _ := strconv.Atoi(m[1])
+	return p
+}
+
+// timeOf unwraps a scanned time, if the value is one.
+func timeOf(v reflect.Value) (time.Time, bool) {
+	for v.IsValid() && (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) {
+		if v.IsNil() {
+			return time.Time{}, false
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Type() != timeType {
+		return time.Time{}, false
+	}
+	return v.Interface().(time.Time), true
+}
+
+// fixedTime prints a DateTime64(p) value with exactly p fractional digits,
+// as ClickHouse and MySQL's DATETIME(p) do: 10:00:01.100, not 10:00:01.1,
+// so that the same instant reads the same from both engines.
+func fixedTime(t time.Time, p int) string {
+	if p == 0 {
+		return t.Format("2006-01-02 15:04:05")
+	}
+	return t.Format("2006-01-02 15:04:05." + strings.Repeat("0", min(p, 9)))
 }
