@@ -99,6 +99,48 @@ flink_files() {
 	printf '%s\n' "${out[@]}"
 }
 
+# lock_check DIR VARIANT: every connector jar of the rendered lock must be on
+# the Flink prover's classpath with the same sha256, and the prover's Flink
+# must be the image's: so the check proves the versions the compose stack
+# runs, not just similar ones.
+lock_check() {
+	local dir=$1 v=$2 cp=prove/flink/target/classpath.txt n=0 bad=0 flinkv path coord sum jar g a ver
+	# The prover's classpath: Maven's, plus the jars it adds itself (those
+	# whose POMs Maven cannot resolve, see prove/flink/README.md).
+	local extra=prove/flink/target/classes/extra-classpath.txt
+	if [ ! -f "$cp" ]; then
+		fail flink "$v: no prover classpath ($cp)"
+		return
+	fi
+	cp=$(mktemp)
+	{
+		cat prove/flink/target/classpath.txt
+		if [ -f "$extra" ]; then printf ':'; tr '\n' ':' <"$extra"; fi
+	} >"$cp"
+	flinkv=$(awk '$1 == "flink-base" { split($2, a, ":"); split(a[2], b, "-"); print b[1] }' "$dir/labgen.lock")
+	if ! tr ':' '\n' <"$cp" | grep -q "/flink-table-planner_2.12/$flinkv/"; then
+		fail flink "$v: the prover's Flink is not the image's ($flinkv)"
+		bad=1
+	fi
+	while read -r path coord sum _; do
+		IFS=: read -r g a ver <<<"$coord"
+		jar=$(tr ':' '\n' <"$cp" | grep -F "/${g//.//}/$a/$ver/$a-$ver.jar" | head -n1)
+		if [ -z "$jar" ]; then
+			fail flink "$v: $coord ($path in the lock) is not on the prover's classpath"
+			bad=1
+		elif [ "sha256:$(sha256sum "$jar" | cut -d' ' -f1)" != "$sum" ]; then
+			fail flink "$v: $coord on the prover's classpath differs from the lock's sha256"
+			bad=1
+		else
+			n=$((n + 1))
+		fi
+	done < <(sed -n '/^\[connectors\]/,/^\[/{/^lib\//p}' "$dir/labgen.lock")
+	rm -f "$cp"
+	if [ "$bad" = 0 ]; then
+		note flink "$v: ran with the lock's $n lib/ connector jars (same sha256) on Flink $flinkv"
+	fi
+}
+
 # ---- Flink
 if wants flink; then
 	echo "== flink"
@@ -126,6 +168,7 @@ if wants flink; then
 			else
 				note flink "$v: ${total:-no totals printed}"
 				while IFS= read -r l; do note "" "  not checkable: ${l#"$d/"}"; done < <(sed -n 's/^ *live: //p' "$tmp/flink-$v.log")
+				lock_check "$d" "$v"
 			fi
 		done
 	fi
