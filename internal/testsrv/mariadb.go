@@ -134,9 +134,13 @@ func startMariaDB(mariadbd, installDB string) (*MariaDBServer, func() error, err
 	// --no-defaults keeps /etc/mysql out, so the machine's config cannot leak
 	// in. normal root authentication = root@127.0.0.1 with an empty password
 	// over TCP, instead of unix_socket auth tied to the OS user.
+	// Its own tmpdir: the bootstrap server's temporary tables in a shared
+	// /tmp collided with other test binaries installing at the same time
+	// ("Error on delete of '/tmp/#sql-temptable-…'").
 	install := append([]string{
 		"--no-defaults",
 		"--datadir=" + datadir,
+		"--tmpdir=" + dir.Path,
 		"--auth-root-authentication-method=normal",
 		"--skip-test-db",
 		"--skip-name-resolve",
