@@ -92,29 +92,13 @@ func appendSQL(b []byte, c *column, v Value) []byte {
 	switch v.k {
 	case kNull:
 		return append(b, "NULL"...)
-	case kInt:
-		if c.typ.Kind == schemas.TypeString {
-			b = append(b, '\'')
-			b = strconv.AppendInt(b, v.i, 10)
-			return append(b, '\'')
-		}
-		return strconv.AppendInt(b, v.i, 10)
-	case kFloat:
-		if c.typ.Kind == schemas.TypeString {
-			b = append(b, '\'')
-			b = appendFloat(b, v.f, c.decimals())
-			return append(b, '\'')
-		}
-		return appendFloat(b, v.f, c.decimals())
+	case kInt, kFloat, kTime:
+		return appendScalar(b, c, v, '\'')
 	case kBool:
 		if v.i != 0 {
 			return append(b, "TRUE"...)
 		}
 		return append(b, "FALSE"...)
-	case kTime:
-		b = append(b, '\'')
-		b = appendTime(b, v.i, c.typ)
-		return append(b, '\'')
 	}
 	// kString
 	if c.typ.IsNumeric() && isNumber(v.s) {
@@ -153,31 +137,36 @@ func appendJSON(b []byte, c *column, v Value) []byte {
 	switch v.k {
 	case kNull:
 		return append(b, "null"...)
-	case kInt:
-		if c.typ.Kind == schemas.TypeString {
-			b = append(b, '"')
-			b = strconv.AppendInt(b, v.i, 10)
-			return append(b, '"')
-		}
-		return strconv.AppendInt(b, v.i, 10)
-	case kFloat:
-		if c.typ.Kind == schemas.TypeString {
-			b = append(b, '"')
-			b = appendFloat(b, v.f, c.decimals())
-			return append(b, '"')
-		}
-		return appendFloat(b, v.f, c.decimals())
+	case kInt, kFloat, kTime:
+		return appendScalar(b, c, v, '"')
 	case kBool:
 		return strconv.AppendBool(b, v.i != 0)
-	case kTime:
-		b = append(b, '"')
-		b = appendTime(b, v.i, c.typ)
-		return append(b, '"')
 	}
 	if c.typ.IsNumeric() && isNumber(v.s) {
 		return append(b, v.s...)
 	}
 	return appendJSONString(b, v.s)
+}
+
+// appendScalar appends a number or a time, the same in SQL and JSON but for
+// the quote: times are always quoted, numbers only for string columns.
+func appendScalar(b []byte, c *column, v Value, quote byte) []byte {
+	quoted := v.k == kTime || c.typ.Kind == schemas.TypeString
+	if quoted {
+		b = append(b, quote)
+	}
+	switch v.k {
+	case kInt:
+		b = strconv.AppendInt(b, v.i, 10)
+	case kFloat:
+		b = appendFloat(b, v.f, c.decimals())
+	case kTime:
+		b = appendTime(b, v.i, c.typ)
+	}
+	if quoted {
+		b = append(b, quote)
+	}
+	return b
 }
 
 func appendJSONString(b []byte, s string) []byte {
