@@ -219,13 +219,19 @@ logger.raftserver.level = INFO
 `
 
 // newClusterID is what `kafka-storage.sh random-uuid` prints: 16 random
-// bytes, URL-safe base64 without padding.
+// bytes, URL-safe base64 without padding. Like Kafka's Uuid.randomUuid it
+// never starts with '-': the storage tool would read such an ID as an
+// option and refuse to format (one start in 64 failed that way).
 func newClusterID() (string, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
+	for {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		if id := base64.RawURLEncoding.EncodeToString(b[:]); !strings.HasPrefix(id, "-") {
+			return id, nil
+		}
 	}
-	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
 func lookJava() (string, error) {

@@ -115,3 +115,17 @@ func TestTopicNames(t *testing.T) {
 		t.Errorf("topicName: %q, %q", a, b)
 	}
 }
+
+// TestClusterIDNeverLooksLikeAnOption draws many IDs: one starting with
+// '-' made kafka-storage format fail.
+func TestClusterIDNeverLooksLikeAnOption(t *testing.T) {
+	for i := 0; i < 5000; i++ {
+		id, err := newClusterID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(id, "-") || len(id) != 22 {
+			t.Fatalf("cluster ID %q", id)
+		}
+	}
+}
