@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/labgen/labgen/schemas"
@@ -84,7 +85,7 @@ func flinkDuration(d string) string {
 // writes, then its query inserted into every Flink-reachable store of the
 // table it writes. ${MYSQL_CDC_*} placeholders are filled from .env when
 // the job is submitted.
-func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte {
+func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Face) []byte {
 	var b strings.Builder
 	b.WriteString(generated(l, "--"))
 	fmt.Fprintf(&b, "-- Job %s (%s).", j.Name, j.Mode)
@@ -107,6 +108,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 		set(s.Key, s.Value)
 	}
 
+	mysqlHost, mysqlPort, _ := net.SplitHostPort(face.MySQL)
 	catalogs := map[string]bool{}
 	declared := map[string]bool{}
 	declare := func(t *schemas.Table, kind string, source bool) {
@@ -121,8 +123,8 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 			fmt.Fprintf(&b, "\n-- %s, read from MySQL's binlog (CDC).\n", t.Name)
 			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t, kind), withOptions(
 				"connector", "mysql-cdc",
-				"hostname", "mysql",
-				"port", "3306",
+				"hostname", mysqlHost,
+				"port", mysqlPort,
 				"username", "${MYSQL_CDC_USER}",
 				"password", "${MYSQL_CDC_PASSWORD}",
 				"database-name", s.Database,
@@ -138,7 +140,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 			opts := []string{
 				"connector", "upsert-kafka",
 				"topic", s.Name,
-				"properties.bootstrap.servers", KafkaInternal,
+				"properties.bootstrap.servers", face.Kafka,
 				"key.format", "json",
 				"value.format", "json",
 				"value.fields-include", "ALL",
@@ -159,7 +161,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 			if !catalogs[kind] {
 				catalogs[kind] = true
 				fmt.Fprintf(&b, "\n-- Fluss, tiered into %s by the tiering service.\n", l.Stack.Fluss.Lake)
-				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.FlussCatalog, withOptions("type", "fluss", "bootstrap.servers", FlussBootstrap))
+				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.FlussCatalog, withOptions("type", "fluss", "bootstrap.servers", face.Fluss))
 				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.FlussCatalog, quoteFlink(s.Database))
 			}
 			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.FlussCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t, kind), withOptions(
@@ -172,7 +174,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string) []byte 
 				catalogs[kind] = true
 				b.WriteString("\n-- Iceberg, a hadoop catalog on the shared warehouse volume; commits on checkpoints.\n")
 				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.IcebergCatalog, withOptions(
-					"type", "iceberg", "catalog-type", l.Stack.Iceberg.Catalog, "warehouse", IcebergWarehouse, "property-version", "1"))
+					"type", "iceberg", "catalog-type", l.Stack.Iceberg.Catalog, "warehouse", face.IcebergWarehouse(), "property-version", "1"))
 				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database))
 			}
 			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t, kind), withOptions(

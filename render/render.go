@@ -64,11 +64,11 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 
 	if l.Stack.MySQL != nil {
 		files["sql/mysql/schema.sql"] = mysqlSchema(l)
-		files["sql/mysql/users.sql"] = mysqlUsers(l)
+		files["sql/mysql/users.sql"] = mysqlUsers(l, ComposeFace)
 		files["sql/mysql/init-users.sh"] = mysqlInitScript(l)
 	}
 	if l.Stack.ClickHouse != nil {
-		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l)
+		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l, ComposeFace)
 		files["clickhouse/users.xml"] = clickhouseUsers(l)
 	}
 	if l.Stack.Flink != nil {
@@ -77,7 +77,7 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 			// An unavailable job has nothing to run against; lab.json and
 			// the runbook say why it is missing.
 			if j.Unavailable == "" {
-				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers)
+				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, ComposeFace)
 			}
 		}
 	}

@@ -91,7 +91,7 @@ func joinColumns(l *schemas.Lab, t *schemas.Table) []string {
 
 // mysqlUsers creates the lab's users. ${NAME} placeholders are filled
 // from .env by init-users.sh inside the MySQL container (and by tests).
-func mysqlUsers(l *schemas.Lab) []byte {
+func mysqlUsers(l *schemas.Lab, face Face) []byte {
 	var b strings.Builder
 	db := quoteMySQL(l.Stack.MySQL.Database)
 	b.WriteString(generated(l, "--"))
@@ -101,12 +101,21 @@ func mysqlUsers(l *schemas.Lab) []byte {
 CREATE USER IF NOT EXISTS '${MYSQL_APP_USER}'@'%' IDENTIFIED BY '${MYSQL_APP_PASSWORD}';
 `)
 	fmt.Fprintf(&b, "GRANT SELECT, INSERT, UPDATE, DELETE ON %s.* TO '${MYSQL_APP_USER}'@'%%';\n", db)
-	b.WriteString(`
+	if face.MariaDB {
+		b.WriteString(`
+-- Flink's CDC sources read the binlog. MariaDB's default authentication
+-- is mysql_native_password already (and it knows no IDENTIFIED WITH … BY).
+CREATE USER IF NOT EXISTS '${MYSQL_CDC_USER}'@'%' IDENTIFIED BY '${MYSQL_CDC_PASSWORD}';
+`)
+	} else {
+		b.WriteString(`
 -- Flink's CDC sources read the binlog. mysql_native_password: the binlog
 -- client cannot do MySQL 8's caching_sha2_password full authentication
 -- without TLS ("Public Key Retrieval is not allowed").
 CREATE USER IF NOT EXISTS '${MYSQL_CDC_USER}'@'%' IDENTIFIED WITH mysql_native_password BY '${MYSQL_CDC_PASSWORD}';
-GRANT SELECT, SHOW DATABASES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '${MYSQL_CDC_USER}'@'%';
+`)
+	}
+	b.WriteString(`GRANT SELECT, SHOW DATABASES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '${MYSQL_CDC_USER}'@'%';
 
 -- The console and labgen run only read.
 CREATE USER IF NOT EXISTS '${MYSQL_READER_USER}'@'%' IDENTIFIED BY '${MYSQL_READER_PASSWORD}';
@@ -135,7 +144,7 @@ func quoteCH(id string) string { return "`" + strings.ReplaceAll(id, "`", "\\`")
 // clickhouseSchema creates the serving tables and, for tables with a
 // Kafka store, a Kafka-engine table and a materialized view that move the
 // topic's rows in. Tombstones (empty messages) yield no rows.
-func clickhouseSchema(l *schemas.Lab) []byte {
+func clickhouseSchema(l *schemas.Lab, face Face) []byte {
 	var b strings.Builder
 	b.WriteString(generated(l, "--"))
 	db := l.Stack.ClickHouse.Database
@@ -167,7 +176,7 @@ func clickhouseSchema(l *schemas.Lab) []byte {
 		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s\n(\n", queue)
 		chColumns(&b, t)
 		fmt.Fprintf(&b, ")\nENGINE = Kafka\nSETTINGS\n")
-		fmt.Fprintf(&b, "    kafka_broker_list = '%s',\n", KafkaInternal)
+		fmt.Fprintf(&b, "    kafka_broker_list = '%s',\n", face.Kafka)
 		fmt.Fprintf(&b, "    kafka_topic_list = '%s',\n", k.Name)
 		fmt.Fprintf(&b, "    kafka_group_name = 'clickhouse-%s',\n", s.Name)
 		fmt.Fprintf(&b, "    kafka_format = 'JSONEachRow',\n")

@@ -1,0 +1,82 @@
+package render
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// Face is where the rendered services find each other. The compose face
+// uses the services' names on the compose network and the containers'
+// paths; the native face (labgen up --native) uses 127.0.0.1, the host's
+// ports and directories under the lab's .native/. Everything else in the
+// rendered SQL is the same for both.
+type Face struct {
+	// Name is "compose" or "native".
+	Name string
+	// MySQL is host:port of MySQL as Flink's CDC sources reach it.
+	MySQL string
+	// Kafka is the bootstrap address Flink and ClickHouse use.
+	Kafka string
+	// Fluss is the Fluss coordinator's address for Flink.
+	Fluss string
+	// Warehouse holds the lake warehouses (iceberg/, paimon/, fluss/).
+	Warehouse string
+	// MariaDB says the MySQL is MariaDB, whose CREATE USER knows no
+	// IDENTIFIED WITH … BY (the native stack: no MySQL 8 server is to be
+	// had without Docker).
+	MariaDB bool
+}
+
+// ComposeFace is the face of compose.yaml.
+var ComposeFace = Face{Name: "compose", MySQL: "mysql:3306", Kafka: KafkaInternal, Fluss: FlussBootstrap, Warehouse: WarehouseDir}
+
+// IcebergWarehouse is the Iceberg hadoop catalog's warehouse URI.
+func (f Face) IcebergWarehouse() string { return "file://" + f.Warehouse + "/iceberg" }
+
+// PaimonWarehouse is the Paimon warehouse Fluss tiers into.
+func (f Face) PaimonWarehouse() string { return f.Warehouse + "/paimon" }
+
+// FlussRemote is Fluss's remote.data.dir.
+func (f Face) FlussRemote() string { return f.Warehouse + "/fluss" }
+
+// NativeFace is the face of a native stack whose services listen on
+// 127.0.0.1 at the given ports and keep the lakes in warehouse.
+func NativeFace(l *schemas.Lab, kafkaPort, flussPort int, warehouse string) Face {
+	f := Face{Name: "native", Kafka: local(kafkaPort), Fluss: local(flussPort), Warehouse: warehouse, MariaDB: true}
+	if m := l.Stack.MySQL; m != nil {
+		f.MySQL = local(m.Port)
+	}
+	return f
+}
+
+func local(port int) string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) }
+
+// FaceFiles renders the files whose contents depend on the face: the
+// Flink jobs, the MySQL users and the ClickHouse schema, at the same paths
+// as in the lab directory. The native stack renders them into its state
+// directory from lab.json; the compose face's are part of Render.
+func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
+	if f.Name == "" {
+		return nil, fmt.Errorf("render: a face needs a name")
+	}
+	files := Files{}
+	if l.Stack.MySQL != nil {
+		files["sql/mysql/schema.sql"] = mysqlSchema(l)
+		files["sql/mysql/users.sql"] = mysqlUsers(l, f)
+	}
+	if l.Stack.ClickHouse != nil {
+		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l, f)
+	}
+	if l.Stack.Flink != nil {
+		servers := serverIDs(l)
+		for _, j := range l.Jobs {
+			if j.Unavailable == "" {
+				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, f)
+			}
+		}
+	}
+	return files, nil
+}
