@@ -80,10 +80,11 @@ type Proc struct {
 	waitErr error // valid once exited is closed
 }
 
-// StartProc starts cmd with its stdout and stderr in outPath. logPath, if
-// not empty, is the server's own log: Logs and PortInUse look at it too.
+// StartProc starts cmd with its stdout and stderr appended to outPath
+// (a restarted process keeps its earlier output). logPath, if not empty,
+// is the server's own log: Logs and PortInUse look at it too.
 func StartProc(name string, cmd *exec.Cmd, outPath, logPath string) (*Proc, error) {
-	out, err := os.Create(outPath)
+	out, err := os.OpenFile(outPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +121,29 @@ func (p *Proc) Stop() error {
 		return fmt.Errorf("%s (pid %d) still running %s after SIGKILL", p.name, p.cmd.Process.Pid, StopTimeout)
 	}
 }
+
+// Terminate asks the process group to stop (SIGTERM, as docker stop
+// does), and kills it when it is still there after grace.
+func (p *Proc) Terminate(grace time.Duration) error {
+	select {
+	case <-p.exited:
+		return nil
+	default:
+	}
+	termTree(p.cmd)
+	select {
+	case <-p.exited:
+		return nil
+	case <-time.After(grace):
+	}
+	return p.Stop()
+}
+
+// Exited is closed when the process has exited; Err then says how.
+func (p *Proc) Exited() <-chan struct{} { return p.exited }
+
+// Err is how the process exited (valid once Exited is closed).
+func (p *Proc) Err() error { return p.waitErr }
 
 // Pace is how WaitReady probes a starting server.
 type Pace struct {

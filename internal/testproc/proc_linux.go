@@ -52,6 +52,12 @@ func killTree(cmd *exec.Cmd) {
 	}
 }
 
+func termTree(cmd *exec.Cmd) {
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM); err != nil {
+		cmd.Process.Signal(syscall.SIGTERM)
+	}
+}
+
 const lockName = ".owner.lock"
 
 // lockDir marks dir as owned by this process with an exclusive flock, which

@@ -15,6 +15,8 @@ func startCmd(cmd *exec.Cmd) error { return cmd.Start() }
 
 func killTree(cmd *exec.Cmd) { cmd.Process.Kill() }
 
+func termTree(cmd *exec.Cmd) { cmd.Process.Signal(os.Interrupt) }
+
 func lockDir(string) (*os.File, error) { return nil, nil }
 
 func sweepStale(string) {}

@@ -1,0 +1,191 @@
+package native
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrNotRunning says no supervisor runs for the lab.
+var ErrNotRunning = errors.New("no native stack runs")
+
+// Client talks to a lab's running supervisor.
+type Client struct {
+	lay  Layout
+	ctrl control
+}
+
+// Connect finds the lab's supervisor.
+func Connect(lay Layout) (*Client, error) {
+	b, err := os.ReadFile(lay.controlPath())
+	if errors.Is(err, fs.ErrNotExist) || !lay.Running() {
+		return nil, fmt.Errorf("%w for %s (labgen up %s --native starts one)", ErrNotRunning, lay.Lab, lay.Lab)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c control
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", lay.controlPath(), err)
+	}
+	return &Client{lay: lay, ctrl: c}, nil
+}
+
+// Command is how a record shows a service action of the native stack.
+func (c *Client) Command(args ...string) string {
+	return "native supervisor of " + c.lay.Lab + ": " + strings.Join(args, " ")
+}
+
+// Service stops, starts or restarts one service, as docker compose
+// stop/start/restart does; start and restart return once the service is
+// healthy again.
+func (c *Client) Service(ctx context.Context, action, service string) (string, error) {
+	return c.post(ctx, "/services/"+service+"/"+action)
+}
+
+// Shutdown asks the supervisor to stop every service and exit.
+func (c *Client) Shutdown(ctx context.Context) error {
+	_, err := c.post(ctx, "/shutdown")
+	return err
+}
+
+func (c *Client) post(ctx context.Context, path string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+c.ctrl.Addr+path, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.ctrl.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("the native supervisor does not answer: %w", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	out := strings.TrimSpace(string(b))
+	if resp.StatusCode != http.StatusOK {
+		return "", errors.New(out)
+	}
+	return out, nil
+}
+
+// Launch starts the supervisor in the background, detached from this
+// process and its terminal: argv is the command that runs it (labgen's
+// hidden supervise command). Its output goes to .native/logs/supervisor.log.
+func Launch(lay Layout, argv []string) (int, error) {
+	if lay.Running() {
+		return 0, fmt.Errorf("a native stack already runs for %s", lay.Lab)
+	}
+	if err := os.MkdirAll(filepath.Dir(lay.SupervisorLog()), 0o755); err != nil {
+		return 0, err
+	}
+	// A stale status of an earlier stack must not be read as this one's.
+	os.Remove(lay.statusPath())
+	out, err := os.OpenFile(lay.SupervisorLog(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	defer out.Close()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = lay.Lab
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	pid := cmd.Process.Pid
+	// Reap it if it dies while this process still runs; never wait on it.
+	go cmd.Wait()
+	return pid, nil
+}
+
+// WaitUp follows status.json until every service is healthy, one failed,
+// the supervisor died, or timeout passed; progress sees each change.
+func WaitUp(ctx context.Context, lay Layout, timeout time.Duration, progress func(ServiceStatus)) (*Status, error) {
+	deadline := time.Now().Add(timeout)
+	seen := map[string]string{}
+	for {
+		st, err := lay.ReadStatus()
+		if err == nil {
+			for _, s := range st.Services {
+				key := s.State + "|" + s.Detail
+				if seen[s.Name] != key {
+					seen[s.Name] = key
+					if progress != nil {
+						progress(s)
+					}
+				}
+			}
+			if failed := st.Failed(); len(failed) > 0 {
+				var parts []string
+				for _, f := range failed {
+					parts = append(parts, fmt.Sprintf("%s %s: %s", f.Name, f.State, f.Detail))
+				}
+				return st, errors.New(strings.Join(parts, "\n"))
+			}
+			if st.AllHealthy() {
+				return st, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			var waiting []string
+			if st != nil {
+				for _, s := range st.Services {
+					if s.State != StateHealthy {
+						waiting = append(waiting, s.Name+" ("+s.State+")")
+					}
+				}
+			}
+			sort.Strings(waiting)
+			return st, fmt.Errorf("the native stack is not up after %s; waiting for %s", timeout, strings.Join(waiting, ", "))
+		}
+		if st != nil && !lay.Running() && time.Since(st.Started) > 2*time.Second {
+			return st, fmt.Errorf("the native supervisor stopped; its log %s ends with:\n%s", lay.SupervisorLog(), readTail(lay.SupervisorLog()))
+		}
+		select {
+		case <-ctx.Done():
+			return st, ctx.Err()
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+}
+
+// Down stops the lab's native stack and waits until every process is gone;
+// with volumes, the state directory goes too (records are kept: they live
+// outside .native).
+func Down(ctx context.Context, lay Layout, volumes bool) (string, error) {
+	msg := "The native stack is down"
+	if c, err := Connect(lay); err == nil {
+		if err := c.Shutdown(ctx); err != nil {
+			return "", err
+		}
+		for lay.Running() {
+			select {
+			case <-ctx.Done():
+				return "", ctx.Err()
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	} else if errors.Is(err, ErrNotRunning) {
+		msg = "No native stack was running"
+	} else {
+		return "", err
+	}
+	if volumes {
+		if err := os.RemoveAll(lay.State); err != nil {
+			return "", err
+		}
+		return msg + "; its state (" + lay.State + ") is removed.", nil
+	}
+	return msg + "; its state is kept in " + lay.State + ".", nil
+}

@@ -1,0 +1,572 @@
+package native
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/labgen/labgen/internal/testproc"
+)
+
+// States of a service, as Status shows them.
+const (
+	StateWaiting  = "waiting"  // for the services it needs
+	StateSetup    = "setting up"
+	StateStarting = "starting" // running, not healthy yet
+	StateHealthy  = "healthy"
+	StateStopped  = "stopped" // on request (a compose step, labgen down)
+	StateExited   = "exited"  // on its own: a failure
+	StateFailed   = "failed"  // could not be set up, started or made ready
+)
+
+// stopGrace is how long a stopped service has between SIGTERM and
+// SIGKILL, as docker stop's default.
+const stopGrace = 10 * time.Second
+
+// ServiceStatus is one service as the supervisor sees it.
+type ServiceStatus struct {
+	Name   string    `json:"name"`
+	State  string    `json:"state"`
+	Detail string    `json:"detail,omitempty"`
+	PID    int       `json:"pid,omitempty"`
+	Since  time.Time `json:"since"`
+	// Healthy is how long the last start took to become healthy.
+	Healthy string `json:"healthy_after,omitempty"`
+	Log     string `json:"log"`
+	StandIn string `json:"stand_in,omitempty"`
+	Memory  string `json:"memory,omitempty"`
+}
+
+// Status is the supervisor's view of the stack, kept in
+// .native/status.json.
+type Status struct {
+	PID      int             `json:"pid"`
+	Started  time.Time       `json:"started"`
+	Services []ServiceStatus `json:"services"`
+	// Down is set when the supervisor has stopped everything and exited.
+	Down bool `json:"down,omitempty"`
+	// Error is a failure of the supervisor itself.
+	Error string `json:"error,omitempty"`
+}
+
+// Service finds a service's status.
+func (s *Status) Service(name string) (ServiceStatus, bool) {
+	for _, x := range s.Services {
+		if x.Name == name {
+			return x, true
+		}
+	}
+	return ServiceStatus{}, false
+}
+
+// AllHealthy tells whether every service is healthy.
+func (s *Status) AllHealthy() bool {
+	for _, x := range s.Services {
+		if x.State != StateHealthy {
+			return false
+		}
+	}
+	return len(s.Services) > 0
+}
+
+// Failed lists the services that exited or failed.
+func (s *Status) Failed() []ServiceStatus {
+	var out []ServiceStatus
+	for _, x := range s.Services {
+		if x.State == StateExited || x.State == StateFailed {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (l Layout) statusPath() string  { return filepath.Join(l.State, "status.json") }
+func (l Layout) controlPath() string { return filepath.Join(l.State, "control.json") }
+func (l Layout) lockPath() string    { return filepath.Join(l.State, "supervisor.lock") }
+
+// SupervisorLog is where the supervisor's own output goes.
+func (l Layout) SupervisorLog() string { return l.Log("supervisor") }
+
+// ReadStatus reads .native/status.json; os.ErrNotExist when no native
+// stack was ever started here.
+func (l Layout) ReadStatus() (*Status, error) {
+	b, err := os.ReadFile(l.statusPath())
+	if err != nil {
+		return nil, err
+	}
+	var s Status
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", l.statusPath(), err)
+	}
+	return &s, nil
+}
+
+// Running tells whether a supervisor holds this lab's lock.
+func (l Layout) Running() bool {
+	f, err := os.Open(l.lockPath())
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// supervised is a service and its process.
+type supervised struct {
+	Service
+	mu      sync.Mutex
+	status  ServiceStatus
+	proc    *testproc.Proc
+	stopped bool // a stop was asked for: its exit is no failure
+	healthy chan struct{}
+	ready   bool // Ready has run
+}
+
+// Supervisor owns the processes of one native stack.
+type Supervisor struct {
+	lay      Layout
+	services []*supervised
+	byName   map[string]*supervised
+	started  time.Time
+	mu       sync.Mutex // status file writes
+	log      func(format string, a ...any)
+}
+
+// NewSupervisor prepares the services of a stack. Names must be unique and
+// Needs must name earlier services.
+func NewSupervisor(lay Layout, services []Service) (*Supervisor, error) {
+	s := &Supervisor{lay: lay, byName: map[string]*supervised{}, started: time.Now()}
+	s.log = func(format string, a ...any) {
+		fmt.Fprintf(os.Stderr, "%s supervisor: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+	}
+	for _, svc := range services {
+		if s.byName[svc.Name] != nil {
+			return nil, fmt.Errorf("native: service %s twice", svc.Name)
+		}
+		for _, n := range svc.Needs {
+			if s.byName[n] == nil {
+				return nil, fmt.Errorf("native: %s needs %s, which is not started before it", svc.Name, n)
+			}
+		}
+		sv := &supervised{Service: svc, healthy: make(chan struct{})}
+		sv.status = ServiceStatus{Name: svc.Name, State: StateWaiting, Since: time.Now(), Log: lay.Log(svc.Name), StandIn: svc.StandIn, Memory: svc.Memory}
+		s.services = append(s.services, sv)
+		s.byName[svc.Name] = sv
+	}
+	return s, nil
+}
+
+// Run starts every service as soon as what it needs is healthy, serves
+// control requests, and stops everything (in reverse order) when ctx ends
+// or a shutdown is asked for. It holds the lab's supervisor lock.
+func (s *Supervisor) Run(ctx context.Context) error {
+	for _, d := range []string{s.lay.State, filepath.Join(s.lay.State, "logs")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	lock, err := os.OpenFile(s.lay.lockPath(), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("a native stack already runs for %s (labgen down %s stops it)", s.lay.Lab, s.lay.Lab)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	token := randomToken()
+	if err := writeJSON(s.lay.controlPath(), control{Addr: ln.Addr().String(), Token: token}, 0o600); err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s.handler(token, cancel), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	s.writeStatus(false)
+
+	var wg sync.WaitGroup
+	for _, sv := range s.services {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.bringUp(ctx, sv)
+		}()
+	}
+	<-ctx.Done()
+	s.log("stopping every service")
+	for i := len(s.services) - 1; i >= 0; i-- {
+		s.stop(s.services[i], StateStopped, "labgen down")
+	}
+	wg.Wait()
+	shutdown, cancelShutdown := context.WithTimeout(context.Background(), 2*time.Second)
+	srv.Shutdown(shutdown)
+	cancelShutdown()
+	os.Remove(s.lay.controlPath())
+	s.writeStatus(true)
+	return nil
+}
+
+// bringUp waits for a service's needs, sets it up, starts it and waits for
+// it to be healthy, then runs its Ready step once.
+func (s *Supervisor) bringUp(ctx context.Context, sv *supervised) {
+	for _, n := range sv.Needs {
+		select {
+		case <-s.byName[n].healthy:
+		case <-ctx.Done():
+			return
+		}
+	}
+	if sv.Setup != nil {
+		marker := filepath.Join(s.lay.Data(sv.Name), ".labgen-setup-done")
+		if _, err := os.Stat(marker); err != nil {
+			s.set(sv, StateSetup, "")
+			if err := os.MkdirAll(s.lay.Data(sv.Name), 0o755); err != nil {
+				s.set(sv, StateFailed, err.Error())
+				return
+			}
+			if err := sv.Setup(ctx); err != nil {
+				s.set(sv, StateFailed, "setup: "+err.Error())
+				return
+			}
+			if err := os.WriteFile(marker, nil, 0o644); err != nil {
+				s.set(sv, StateFailed, err.Error())
+				return
+			}
+		}
+	}
+	s.start(ctx, sv)
+}
+
+// start starts the process and waits for its health; a healthy service
+// runs Ready once and unblocks the services that need it.
+func (s *Supervisor) start(ctx context.Context, sv *supervised) {
+	if err := s.spawn(sv); err != nil {
+		s.set(sv, StateFailed, err.Error())
+		return
+	}
+	began := time.Now()
+	if err := s.waitHealthy(ctx, sv); err != nil {
+		if ctx.Err() == nil {
+			s.set(sv, StateFailed, err.Error())
+		}
+		return
+	}
+	sv.mu.Lock()
+	sv.status.Healthy = time.Since(began).Round(100 * time.Millisecond).String()
+	needReady := !sv.ready && sv.Ready != nil
+	sv.mu.Unlock()
+	if needReady {
+		if err := sv.Ready(ctx); err != nil {
+			s.set(sv, StateFailed, "ready: "+err.Error())
+			return
+		}
+	}
+	sv.mu.Lock()
+	sv.ready = true
+	sv.mu.Unlock()
+	s.set(sv, StateHealthy, "")
+	s.log("%s is healthy after %s", sv.Name, time.Since(began).Round(100*time.Millisecond))
+	sv.mu.Lock()
+	select {
+	case <-sv.healthy:
+	default:
+		close(sv.healthy)
+	}
+	sv.mu.Unlock()
+}
+
+func (s *Supervisor) spawn(sv *supervised) error {
+	if len(sv.Argv) == 0 {
+		return errors.New("no command")
+	}
+	for p, b := range sv.Files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
+	dir := sv.Dir
+	if dir == "" {
+		dir = s.lay.Data(sv.Name)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	cmd := exec.Command(sv.Argv[0], sv.Argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), sv.Env...)
+	appendLine(s.lay.Log(sv.Name), fmt.Sprintf("\n==== %s labgen starts %s: %s\n", time.Now().UTC().Format(time.RFC3339), sv.Name, strings.Join(sv.Argv, " ")))
+	p, err := testproc.StartProc(sv.Name, cmd, s.lay.Log(sv.Name), "")
+	if err != nil {
+		return err
+	}
+	sv.mu.Lock()
+	sv.proc, sv.stopped = p, false
+	sv.status.PID = p.Pid()
+	sv.mu.Unlock()
+	s.set(sv, StateStarting, "")
+	go func() {
+		<-p.Exited()
+		sv.mu.Lock()
+		asked := sv.stopped || sv.proc != p
+		sv.mu.Unlock()
+		if !asked {
+			detail := "exited"
+			if err := p.Err(); err != nil {
+				detail = err.Error()
+			}
+			s.set(sv, StateExited, detail+"; last lines of "+s.lay.Log(sv.Name)+":\n"+testproc.Tail(readTail(s.lay.Log(sv.Name)), 15))
+			s.log("%s exited on its own: %s", sv.Name, detail)
+		}
+	}()
+	return nil
+}
+
+func (s *Supervisor) waitHealthy(ctx context.Context, sv *supervised) error {
+	limit := sv.Health.Start
+	if limit <= 0 {
+		limit = 2 * time.Minute
+	}
+	deadline := time.Now().Add(limit)
+	var last error
+	for {
+		sv.mu.Lock()
+		p := sv.proc
+		sv.mu.Unlock()
+		select {
+		case <-p.Exited():
+			return fmt.Errorf("exited while starting (%v); last lines of %s:\n%s", p.Err(), s.lay.Log(sv.Name), testproc.Tail(readTail(s.lay.Log(sv.Name)), 15))
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		last = sv.Health.check(pctx)
+		cancel()
+		if last == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not healthy after %s: %v", limit, last)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// stop stops a service's process: SIGTERM, then SIGKILL after stopGrace.
+func (s *Supervisor) stop(sv *supervised, state, why string) {
+	sv.mu.Lock()
+	p := sv.proc
+	sv.stopped = true
+	sv.mu.Unlock()
+	if p != nil {
+		if err := p.Terminate(stopGrace); err != nil {
+			s.log("%s: %v", sv.Name, err)
+		}
+	}
+	if p != nil || state != StateStopped {
+		s.set(sv, state, why)
+	}
+}
+
+// action is a compose step's stop, start or restart of one service.
+func (s *Supervisor) action(ctx context.Context, name, what string) (string, error) {
+	sv := s.byName[name]
+	if sv == nil {
+		var names []string
+		for _, x := range s.services {
+			names = append(names, x.Name)
+		}
+		return "", fmt.Errorf("no native service %q; the stack runs %s", name, strings.Join(names, ", "))
+	}
+	switch what {
+	case "stop":
+		s.stop(sv, StateStopped, "stopped on request")
+		return fmt.Sprintf("stopped %s (SIGTERM, SIGKILL after %s)", name, stopGrace), nil
+	case "start", "restart":
+		if what == "restart" {
+			s.stop(sv, StateStopped, "restarting")
+		}
+		sv.mu.Lock()
+		running := sv.proc != nil && !sv.stopped
+		sv.mu.Unlock()
+		if running {
+			return name + " already runs", nil
+		}
+		began := time.Now()
+		if err := s.spawn(sv); err != nil {
+			s.set(sv, StateFailed, err.Error())
+			return "", err
+		}
+		if err := s.waitHealthy(ctx, sv); err != nil {
+			s.set(sv, StateFailed, err.Error())
+			return "", fmt.Errorf("%s started but is not healthy: %w", name, err)
+		}
+		s.set(sv, StateHealthy, "")
+		return fmt.Sprintf("%sed %s; healthy after %s", what, name, time.Since(began).Round(100*time.Millisecond)), nil
+	}
+	return "", fmt.Errorf("unknown action %q (want stop, start or restart)", what)
+}
+
+func (s *Supervisor) set(sv *supervised, state, detail string) {
+	sv.mu.Lock()
+	sv.status.State, sv.status.Detail, sv.status.Since = state, detail, time.Now()
+	if state == StateStopped || state == StateExited || state == StateFailed {
+		sv.status.PID = 0
+	}
+	sv.mu.Unlock()
+	if state == StateFailed {
+		s.log("%s failed: %s", sv.Name, detail)
+	}
+	s.writeStatus(false)
+}
+
+func (s *Supervisor) writeStatus(down bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{PID: os.Getpid(), Started: s.started, Down: down}
+	for _, sv := range s.services {
+		sv.mu.Lock()
+		st.Services = append(st.Services, sv.status)
+		sv.mu.Unlock()
+	}
+	if err := writeJSON(s.lay.statusPath(), st, 0o644); err != nil {
+		s.log("writing status: %v", err)
+	}
+}
+
+// control is how clients reach the supervisor: its address and the token
+// every request must carry (the file is readable by its owner only).
+type control struct {
+	Addr  string `json:"addr"`
+	Token string `json:"token"`
+}
+
+func (s *Supervisor) handler(token string, shutdown func()) http.Handler {
+	mux := http.NewServeMux()
+	auth := func(h http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "Bearer "+token {
+				http.Error(w, "forbidden", http.StatusForbidden)
+				return
+			}
+			h(w, r)
+		}
+	}
+	mux.HandleFunc("POST /services/{name}/{action}", auth(func(w http.ResponseWriter, r *http.Request) {
+		out, err := s.action(r.Context(), r.PathValue("name"), r.PathValue("action"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+		fmt.Fprintln(w, out)
+	}))
+	mux.HandleFunc("POST /shutdown", auth(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "stopping")
+		shutdown()
+	}))
+	return mux
+}
+
+func (p Probe) check(ctx context.Context) error {
+	switch {
+	case p.TCP != "":
+		var d net.Dialer
+		c, err := d.DialContext(ctx, "tcp", p.TCP)
+		if err != nil {
+			return err
+		}
+		return c.Close()
+	case p.HTTP != "":
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.HTTP, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			return fmt.Errorf("GET %s: %s", p.HTTP, resp.Status)
+		}
+		return nil
+	case p.Func != nil:
+		return p.Func(ctx)
+	}
+	return nil
+}
+
+func randomToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func writeJSON(path string, v any, mode os.FileMode) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// appendLine adds a line to a log; a log that cannot be written is no
+// reason to fail a start.
+func appendLine(path, line string) {
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+		f.WriteString(line)
+		f.Close()
+	}
+}
+
+// readTail is the end of a log file (at most 64 KiB).
+func readTail(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := st.Size() - 64<<10
+	if off < 0 {
+		off = 0
+	}
+	b := make([]byte, st.Size()-off)
+	n, _ := f.ReadAt(b, off)
+	return string(b[:n])
+}
