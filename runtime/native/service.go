@@ -98,6 +98,6 @@ func Cache() string {
 // published ports come from lab.json; the others are fixed here.
 type Ports struct {
 	MySQL, Kafka, FlinkREST, Gateway, ClickHouseHTTP, Console int
-	KafkaController, ZooKeeper, FlussCoordinator, FlussTablet    int
-	FlinkRPC, FlinkBlob                                          int
+	KafkaController, ZooKeeper, FlussCoordinator, FlussTablet int
+	FlinkRPC, FlinkBlob                                       int
 }

@@ -22,7 +22,7 @@ import (
 
 // States of a service, as Status shows them.
 const (
-	StateWaiting  = "waiting"  // for the services it needs
+	StateWaiting  = "waiting" // for the services it needs
 	StateSetup    = "setting up"
 	StateStarting = "starting" // running, not healthy yet
 	StateHealthy  = "healthy"
