@@ -89,14 +89,19 @@ func joinColumns(l *schemas.Lab, t *schemas.Table) []string {
 	return out
 }
 
-// mysqlUsers creates the lab's users. ${NAME} placeholders are filled
-// from .env by init-users.sh inside the MySQL container (and by tests).
+// mysqlUsers creates the lab's users. The ${NAME} placeholders are filled
+// from .env by init-users.sh in the MySQL container, by labgen up --native
+// on MariaDB, and by tests.
 func mysqlUsers(l *schemas.Lab, face Face) []byte {
 	var b strings.Builder
 	db := quoteMySQL(l.Stack.MySQL.Database)
 	b.WriteString(generated(l, "--"))
-	b.WriteString(`-- ${NAME} placeholders are filled from .env by init-users.sh.
-
+	if face.Name == "native" {
+		b.WriteString("-- The placeholders are filled from .env by labgen up --native.\n")
+	} else {
+		b.WriteString("-- The placeholders are filled from .env by init-users.sh.\n")
+	}
+	b.WriteString(`
 -- The producer writes the lab's tables.
 CREATE USER IF NOT EXISTS '${MYSQL_APP_USER}'@'%' IDENTIFIED BY '${MYSQL_APP_PASSWORD}';
 `)
