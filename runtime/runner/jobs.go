@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 // jobScript reads sql/flink/<job>.sql, fills in ${NAME} from .env, and
 // returns the statements as sent and as recorded (placeholders kept).
 func (r *Runner) jobScript(job string) (sent, shown []string, err error) {
-	p := filepath.Join(r.opt.Lab.Dir, "sql", "flink", job+".sql")
+	p := r.opt.Lab.FacePath("sql/flink/" + job + ".sql")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, nil, fmt.Errorf("job %s: %w", job, err)

@@ -1,0 +1,48 @@
+package labdir
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+)
+
+// NativeDir is where a native stack (labgen up --native) keeps its state
+// and the files of the native face, inside the rendered lab directory.
+const NativeDir = ".native"
+
+// FaceDir is where the native face's rendered files live, at the same
+// relative paths as the compose face's in the lab directory.
+const FaceDir = NativeDir + "/face"
+
+// Native tells whether a native stack runs for this lab directory: its
+// supervisor's status file is there and does not say it went down.
+func (l *Lab) Native() bool {
+	b, err := os.ReadFile(filepath.Join(l.Dir, NativeDir, "status.json"))
+	if err != nil {
+		return false
+	}
+	var st struct {
+		Down bool `json:"down"`
+	}
+	if json.Unmarshal(b, &st) != nil {
+		return false
+	}
+	if st.Down {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(l.Dir, NativeDir, "control.json"))
+	return err == nil
+}
+
+// FacePath is the path of a rendered file whose contents depend on where
+// the services run (sql/flink/<job>.sql, sql/clickhouse/schema.sql): the
+// native face's copy while a native stack runs, else the lab directory's.
+func (l *Lab) FacePath(rel string) string {
+	if l.Native() {
+		p := filepath.Join(l.Dir, FaceDir, filepath.FromSlash(rel))
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join(l.Dir, filepath.FromSlash(rel))
+}
