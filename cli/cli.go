@@ -45,6 +45,8 @@ type command struct {
 	args    string
 	summary string
 	help    string
+	// hidden commands are left out of the command list (internal ones).
+	hidden bool
 	// setup declares the command's flags and returns its run function.
 	setup func(fs *flag.FlagSet, env *Env) func(ctx context.Context, args []string) error
 }
@@ -181,6 +183,9 @@ Commands:
 	cs := append([]*command(nil), commands...)
 	sort.SliceStable(cs, func(i, j int) bool { return order(cs[i].name) < order(cs[j].name) })
 	for _, c := range cs {
+		if c.hidden {
+			continue
+		}
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `

@@ -4,8 +4,24 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+
+	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/native"
 )
+
+// hasCompose tells whether docker can run the lab's compose file here;
+// without it, down means the native stack.
+func hasCompose(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "compose.yaml")); err != nil {
+		return false
+	}
+	_, err := exec.LookPath("docker")
+	return err == nil
+}
 
 func init() {
 	register(&command{
@@ -16,7 +32,9 @@ func init() {
 Runs docker compose down in the rendered lab directory OUT: the containers
 and networks go; the named volumes (databases, checkpoints, lake
 warehouses) stay unless --volumes is given. Records under OUT/records are
-never touched.
+never touched. For a native stack (labgen up --native) it stops the
+supervised processes; --volumes then removes OUT/.native (data, logs,
+checkpoints, lake warehouses).
 
 Examples:
   labgen down out/orders
@@ -26,6 +44,17 @@ Examples:
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("down takes one rendered lab directory")
+				}
+				if lay, err := native.NewLayout(args[0]); err == nil && (lay.Running() || !hasCompose(args[0])) {
+					if err := labdir.Check(args[0]); err != nil {
+						return &exitError{code: ExitRunFailed, msg: err.Error()}
+					}
+					msg, err := native.Down(ctx, lay, *volumes)
+					if err != nil {
+						return &exitError{code: ExitRunFailed, msg: err.Error()}
+					}
+					fmt.Fprintln(env.Stdout, msg)
+					return nil
 				}
 				c, err := openCompose(args[0])
 				if err != nil {

@@ -34,7 +34,9 @@ run stopped at any point keeps every finished step, and --resume RECORD
 continues after the last one.
 
 Unless --no-up is given, the lab is brought up first (docker compose up,
-waiting until every service is healthy). The lab's streaming Flink jobs
+waiting until every service is healthy; with --native, or when a native
+stack already runs for OUT, labgen up --native instead: no Docker, and a
+compose step stops or starts the native process). The lab's streaming Flink jobs
 that are not running are submitted through the SQL gateway, and their job
 IDs are recorded.
 
@@ -52,6 +54,7 @@ that time out are results, recorded as such, and do not fail the run.
 Examples:
   labgen run out/orders
   labgen run out/orders --experiment 3 --experiment trace_one_order
+  labgen run out/orders --native
   labgen run out/orders --no-up --mysql 'reader:secret@tcp(10.0.0.5:3306)/shop'
   labgen run out/orders --resume out/orders/records/20261129-100000-ab12`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
@@ -59,12 +62,13 @@ Examples:
 			fs.Var(&exps, "experiment", "run only experiment `N|NAME` (repeatable)")
 			resume := fs.String("resume", "", "continue the record at `RECORD` (its directory or record.json)")
 			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
+			nat := fs.Bool("native", false, "bring the lab up without Docker, as local processes (labgen up --native)")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, submit: true}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, submit: true}, "run")
 			}
 		},
 	})
@@ -138,6 +142,7 @@ type runConfig struct {
 	experiments []string
 	resume      string
 	noUp        bool
+	native      bool
 	submit      bool
 	// only replaces the lab's experiments (smoke, batch).
 	only *schemas.Experiment
@@ -160,22 +165,46 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		only.Lab = &l
 		lab = &only
 	}
-	comp, cerr := compose.New(dir)
-	if !rc.noUp {
-		if cerr != nil {
-			return &exitError{code: ExitRunFailed, msg: cerr.Error() + " (--no-up runs against services that are already up)"}
+	var services runner.Services
+	var serr error
+	var stack *record.Stack
+	if rc.native || lab.Native() {
+		// The native stack: brought up unless it runs; its supervisor
+		// stops and starts services for compose steps.
+		if !rc.noUp {
+			if err := nativeUp(ctx, env, dir, 15*time.Minute); err != nil {
+				return err
+			}
 		}
-		if err := composeUp(ctx, env, comp, compose.UpOptions{}); err != nil {
-			return err
+		services, serr, stack = nativeServices(dir)
+	} else {
+		comp, cerr := compose.New(dir)
+		if !rc.noUp {
+			if cerr != nil {
+				return &exitError{code: ExitRunFailed, msg: cerr.Error() + " (--native runs the lab without Docker; --no-up runs against services that are already up)"}
+			}
+			if err := composeUp(ctx, env, comp, compose.UpOptions{}); err != nil {
+				return err
+			}
 		}
+		if comp != nil {
+			services = comp
+		}
+		serr = cerr
+		stack = &record.Stack{Face: "compose"}
+	}
+	// Endpoints follow the stack that runs (the native ClickHouse speaks
+	// HTTP only), unless flags said otherwise.
+	if endpoints, err = ep.endpoints(lab); err != nil {
+		return err
 	}
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: newProgress(env)}
-	if comp != nil {
-		opt.Compose = comp
+		Progress: newProgress(env), Stack: stack}
+	if services != nil {
+		opt.Compose = services
 	} else {
-		opt.ComposeErr = cerr
+		opt.ComposeErr = serr
 	}
 	r, err := runner.New(opt)
 	if errors.Is(err, runner.ErrUsage) {

@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "up",
-		args:    "OUT [--build] [--timeout DURATION]",
+		args:    "OUT [--native] [--build] [--timeout DURATION]",
 		summary: "start a rendered lab's services and wait until they are healthy",
 		help: `
 Runs docker compose up --detach in the rendered lab directory OUT and waits
@@ -25,15 +25,34 @@ wait with its last log lines.
 Docker with the compose plugin is needed; without it labgen says so in one
 sentence and exits 3.
 
+With --native there is no Docker: each service runs as a local process on
+127.0.0.1 (MariaDB for MySQL, ClickHouse through chdb, Flink, Kafka,
+ZooKeeper and Fluss from Maven Central's jars), supervised in the
+background, with its state, logs and configuration under OUT/.native/.
+The first start downloads what the engines need (about 1.5 GB: Maven jars
+checked against labgen.lock, a Python virtualenv for chdb) into
+~/.cache/labgen and ~/.m2; later starts take well under a minute. It needs
+java (17), mvn, python3 with venv, and mariadb-server; labgen says which
+one is missing. Then the lab's streaming jobs are submitted, as compose's
+job-submitter does. labgen down OUT stops it all.
+
 Examples:
   labgen up out/orders
-  labgen up out/orders --build --timeout 15m`,
+  labgen up out/orders --build --timeout 15m
+  labgen up out/orders --native`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			build := fs.Bool("build", false, "build the lab's images first (docker compose up --build)")
+			nat := fs.Bool("native", false, "run the services as local processes instead of Docker containers")
 			timeout := fs.Duration("timeout", 10*time.Minute, "give up waiting for health after `DURATION`")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("up takes one rendered lab directory")
+				}
+				if *nat {
+					if err := labdir.Check(args[0]); err != nil {
+						return &exitError{code: ExitRunFailed, msg: err.Error()}
+					}
+					return nativeUp(ctx, env, args[0], *timeout)
 				}
 				c, err := openCompose(args[0])
 				if err != nil {

@@ -77,6 +77,9 @@ func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
 				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, f)
 			}
 		}
+		if sql := flinkLakeTables(l, f); sql != nil {
+			files[LakeTablesFile] = sql
+		}
 	}
 	return files, nil
 }

@@ -76,6 +76,11 @@ func (l *Lab) ClickHouseReader(environ []string) query.ClickHouseOptions {
 	o := query.ClickHouseOptions{User: l.Getenv(environ, ClickHouseReaderUser), Password: l.Getenv(environ, ClickHouseReaderPassword)}
 	if c := l.Lab.Stack.ClickHouse; c != nil {
 		o.Addr, o.Database = local(c.TCPPort, 9000), c.Database
+		// The native stack's ClickHouse (chdb behind an HTTP front) has
+		// no native-protocol port.
+		if l.Native() {
+			o.Addr, o.Protocol = local(c.HTTPPort, 8123), query.ClickHouseHTTP
+		}
 	}
 	return o
 }
@@ -98,21 +103,27 @@ func local(port, def int) string {
 }
 
 // ParseClickHouse reads --clickhouse: host:port (keeping the default
-// user, password and database) or clickhouse://user:password@host:port/db.
+// protocol, user, password and database), clickhouse://user:password@host:port/db
+// (native protocol) or http(s)://user:password@host:port/db (HTTP interface).
 func ParseClickHouse(s string, def query.ClickHouseOptions) (query.ClickHouseOptions, error) {
+	const want = "want HOST:PORT, clickhouse://USER:PASSWORD@HOST:PORT/DATABASE or http://USER:PASSWORD@HOST:8123/DATABASE"
 	if !strings.Contains(s, "://") {
 		if _, _, err := net.SplitHostPort(s); err != nil {
-			return def, fmt.Errorf("--clickhouse %q: want HOST:PORT or clickhouse://USER:PASSWORD@HOST:PORT/DATABASE", s)
+			return def, fmt.Errorf("--clickhouse %q: %s", s, want)
 		}
 		def.Addr = s
 		return def, nil
 	}
 	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "clickhouse" || u.Host == "" {
-		return def, fmt.Errorf("--clickhouse %q: want HOST:PORT or clickhouse://USER:PASSWORD@HOST:PORT/DATABASE", hidePassword(s))
+	protocol := map[string]string{"clickhouse": query.ClickHouseNative, "http": query.ClickHouseHTTP, "https": query.ClickHouseHTTP}
+	if err != nil || protocol[u.Scheme] == "" || u.Host == "" {
+		return def, fmt.Errorf("--clickhouse %q: %s", hidePassword(s), want)
 	}
 	o := def
-	o.Addr = u.Host
+	o.Addr, o.Protocol, o.Secure = u.Host, protocol[u.Scheme], u.Scheme == "https"
+	if u.Port() == "" && o.Protocol == query.ClickHouseHTTP {
+		o.Addr = net.JoinHostPort(u.Hostname(), map[bool]string{false: "8123", true: "8443"}[o.Secure])
+	}
 	if u.User != nil {
 		o.User = u.User.Username()
 		o.Password, _ = u.User.Password()

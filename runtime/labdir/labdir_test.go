@@ -37,7 +37,7 @@ func TestEndpointsFromLab(t *testing.T) {
 	if o, _ := labdir.ParseClickHouse("h:2", e.ClickHouse); o.Addr != "h:2" || o.User != "ro" {
 		t.Errorf("%+v", o)
 	}
-	if _, err := labdir.ParseClickHouse("http://u:secret@h:1", e.ClickHouse); err == nil || strings.Contains(err.Error(), "secret") {
+	if _, err := labdir.ParseClickHouse("ftp://u:secret@h:1", e.ClickHouse); err == nil || strings.Contains(err.Error(), "secret") {
 		t.Errorf("bad URL: %v", err)
 	}
 	if len(l.Secrets()) != 2 || !strings.HasPrefix(l.Hash(), "sha256:") {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,10 +29,21 @@ const (
 	chReadonly       = 164 // READONLY: the profile forbids changing settings
 )
 
-// ClickHouseOptions say where and as whom to connect (native protocol).
+// ClickHouse protocols (ClickHouseOptions.Protocol).
+const (
+	ClickHouseNative = "native" // the TCP protocol on tcp_port ("" too)
+	ClickHouseHTTP   = "http"   // the HTTP interface on http_port
+)
+
+// ClickHouseOptions say where and as whom to connect.
 type ClickHouseOptions struct {
-	// Addr is host:port of the native protocol (the lab's tcp_port).
-	Addr     string
+	// Protocol is ClickHouseNative ("" too) or ClickHouseHTTP: the native
+	// stack's ClickHouse (chdb behind an HTTP front) speaks only HTTP.
+	Protocol string
+	// Addr is host:port of that protocol (the lab's tcp_port or http_port).
+	Addr string
+	// Secure is TLS (https), with the system's roots; HTTP only.
+	Secure   bool
 	Database string
 	User     string
 	Password string
@@ -48,9 +60,9 @@ type clickhouseEngine struct {
 	sendReadonly, sendTimeout bool
 }
 
-// OpenClickHouse returns an engine on ClickHouse's native protocol. It does
-// not connect: the first query does, and first checks that its queries
-// run read-only (see the package documentation).
+// OpenClickHouse returns an engine on ClickHouse's native protocol or its
+// HTTP interface. It does not connect: the first query does, and first
+// checks that its queries run read-only (see the package documentation).
 func OpenClickHouse(opts ClickHouseOptions) (Engine, error) {
 	if opts.Addr == "" {
 		return nil, errors.New("ClickHouse: no address")
@@ -58,7 +70,24 @@ func OpenClickHouse(opts ClickHouseOptions) (Engine, error) {
 	if opts.DialTimeout == 0 {
 		opts.DialTimeout = 10 * time.Second
 	}
+	protocol := clickhouse.Native
+	var tlsConfig *tls.Config
+	switch opts.Protocol {
+	case "", ClickHouseNative:
+		if opts.Secure {
+			return nil, errors.New("ClickHouse: TLS is supported over HTTP only")
+		}
+	case ClickHouseHTTP:
+		protocol = clickhouse.HTTP
+		if opts.Secure {
+			tlsConfig = &tls.Config{}
+		}
+	default:
+		return nil, fmt.Errorf("ClickHouse: protocol %q: want %q or %q", opts.Protocol, ClickHouseNative, ClickHouseHTTP)
+	}
 	conn, err := clickhouse.Open(&clickhouse.Options{
+		Protocol:        protocol,
+		TLS:             tlsConfig,
 		Addr:            []string{opts.Addr},
 		Auth:            clickhouse.Auth{Database: opts.Database, Username: opts.User, Password: opts.Password},
 		DialTimeout:     opts.DialTimeout,

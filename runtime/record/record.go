@@ -61,6 +61,9 @@ type Record struct {
 	Seed      int64      `json:"seed"`
 	Labgen    string     `json:"labgen_version"`
 	Images    []Image    `json:"images"`
+	// Stack says how the services ran: compose (Docker) or native
+	// (local processes), and what stood in for which engine.
+	Stack     *Stack     `json:"stack,omitempty"`
 	Jobs      []Job      `json:"jobs,omitempty"`
 	Endpoints []Endpoint `json:"endpoints"`
 	Limits    Limits     `json:"limits"`
@@ -72,6 +75,15 @@ type Record struct {
 	// --resume.
 	Sessions    []Session     `json:"sessions"`
 	Experiments []*Experiment `json:"experiments"`
+}
+
+// Stack is the face of the lab that ran.
+type Stack struct {
+	// Face is "compose" (Docker) or "native" (local processes).
+	Face string `json:"face"`
+	// StandIns name each service that was not the engine the compose file
+	// runs, and what it was instead.
+	StandIns []string `json:"stand_ins,omitempty"`
 }
 
 // Lab identifies the lab directory that ran.

@@ -46,6 +46,8 @@ type Options struct {
 	// cannot run.
 	Compose    Services
 	ComposeErr error
+	// Stack is what the record says of the stack the run uses.
+	Stack *record.Stack
 	// SubmitJobs submits the lab's streaming jobs that are not running.
 	SubmitJobs bool
 	Progress   Progress
@@ -240,6 +242,7 @@ func (r *Runner) newRecord(selected []string) *record.Record {
 		add("kafka-ui", s.KafkaUI.Image)
 	}
 	rec.Endpoints = r.endpoints()
+	rec.Stack = r.opt.Stack
 	return rec
 }
 
@@ -269,6 +272,9 @@ func ClickHouseAddress(o query.ClickHouseOptions) string {
 	s := o.Addr
 	if o.User != "" {
 		s = o.User + "@" + s
+	}
+	if o.Protocol == query.ClickHouseHTTP {
+		s = "http://" + s
 	}
 	if o.Database != "" {
 		s += "/" + o.Database

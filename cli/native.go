@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/native"
+	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/runtime/runner"
+)
+
+func init() {
+	register(&command{
+		name:    "native-supervise",
+		hidden:  true,
+		args:    "OUT",
+		summary: "run a lab's native stack in the foreground (labgen up --native starts it in the background)",
+		help: `
+Starts the native stack of the rendered lab directory OUT as supervised
+local processes and keeps them until it is stopped (SIGINT, SIGTERM, or
+labgen down OUT). labgen up OUT --native runs this in the background and
+waits for every service to be healthy; run it yourself to watch the
+supervisor's log in a terminal.`,
+		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("native-supervise takes one rendered lab directory")
+				}
+				lab, err := labdir.Load(args[0])
+				if err != nil {
+					return err
+				}
+				self, err := os.Executable()
+				if err != nil {
+					return err
+				}
+				plan, err := native.Prepare(ctx, lab, self, func(msg string) { fmt.Fprintln(env.Stderr, msg) })
+				if err != nil {
+					return err
+				}
+				sup, err := native.NewSupervisor(plan.Layout, plan.Services)
+				if err != nil {
+					return err
+				}
+				return sup.Run(ctx)
+			}
+		},
+	})
+}
+
+// nativeUp brings a lab's native stack up: what the engines need is
+// resolved in the foreground (downloads show progress), the supervisor is
+// started in the background, and each service's state is printed until
+// all are healthy; then the streaming jobs are made to run.
+func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration) error {
+	lab, err := labdir.Load(dir)
+	if err != nil {
+		return &exitError{code: ExitRunFailed, msg: err.Error()}
+	}
+	lay, err := native.NewLayout(dir)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	say := func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) }
+	if lay.Running() {
+		say("The native stack of %s is already running; checking its services ...", dir)
+		// A render since the stack started may have changed the jobs.
+		if _, _, err := native.WriteFace(lab); err != nil {
+			return err
+		}
+	} else {
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		say("Preparing the native stack of %s (no Docker: each service runs as a local process) ...", dir)
+		plan, err := native.Prepare(ctx, lab, self, func(msg string) { say("  %s", msg) })
+		if err != nil {
+			return &exitError{code: ExitRunFailed, msg: err.Error()}
+		}
+		for _, name := range sortedKeys(plan.Skipped) {
+			say("  %-20s not run natively: %s", name, plan.Skipped[name])
+		}
+		if _, err := native.Launch(lay, []string{self, "native-supervise", lay.Lab}); err != nil {
+			return &exitError{code: ExitRunFailed, msg: err.Error()}
+		}
+		say("Starting %d services (logs in %s) ...", len(plan.Services), lay.State+"/logs")
+	}
+	st, err := native.WaitUp(ctx, lay, timeout, func(s native.ServiceStatus) {
+		line := fmt.Sprintf("  %-20s %s", s.Name, s.State)
+		if s.State == native.StateHealthy && s.Healthy != "" {
+			line += " after " + s.Healthy
+		}
+		if s.Detail != "" && s.State != native.StateHealthy {
+			line += ": " + s.Detail
+		}
+		say("%s", line)
+	})
+	if err != nil {
+		return &exitError{code: ExitRunFailed, msg: err.Error() + "\n(labgen down " + dir + " stops what started)"}
+	}
+	say("All %d services are healthy after %s.", len(st.Services), time.Since(start).Round(time.Second))
+	if err := nativeJobs(ctx, env, lab); err != nil {
+		return &exitError{code: ExitRunFailed, msg: err.Error()}
+	}
+	return nil
+}
+
+// nativeJobs does what compose's one-shot job services do: the Fluss
+// tiering job and every streaming job of the lab run, each once.
+func nativeJobs(ctx context.Context, env *Env, lab *labdir.Lab) error {
+	if lab.Lab.Stack.Flink == nil {
+		return nil
+	}
+	eps := lab.Endpoints(nil)
+	if err := native.EnsureTiering(ctx, lab, eps.Flink, func(msg string) { fmt.Fprintf(env.Stderr, "  %s\n", msg) }); err != nil {
+		return err
+	}
+	jobs, err := runner.EnsureJobs(ctx, runner.Options{Lab: lab, Endpoints: eps, Progress: newProgress(env), Version: Version})
+	if err != nil {
+		return err
+	}
+	var failed []string
+	for _, j := range jobs {
+		if j.Error != "" && j.How != "unavailable" {
+			failed = append(failed, fmt.Sprintf("%s: %s", j.Name, j.Error))
+		}
+	}
+	if len(failed) > 0 {
+		return errors.New("streaming jobs did not start:\n" + strings.Join(failed, "\n"))
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nativeServices are the native supervisor as compose steps use it, and
+// what the record says of the stack.
+func nativeServices(dir string) (runner.Services, error, *record.Stack) {
+	stack := &record.Stack{Face: "native"}
+	lay, err := native.NewLayout(dir)
+	if err != nil {
+		return nil, err, stack
+	}
+	if st, err := lay.ReadStatus(); err == nil {
+		for _, s := range st.Services {
+			if s.StandIn != "" {
+				stack.StandIns = append(stack.StandIns, s.Name+": "+s.StandIn)
+			}
+		}
+	}
+	c, err := native.Connect(lay)
+	if err != nil {
+		return nil, err, stack
+	}
+	return c, nil, stack
+}

@@ -1,0 +1,572 @@
+package native
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labgen/labgen/schemas"
+)
+
+// FlinkJava17Opts is env.java.opts.all of Flink 1.20's stock configuration
+// (apache/flink flink-dist/src/main/resources/config.yaml, "required for
+// Java 17 support"). In 1.20.1 every env.java.opts.* defaults to empty, so
+// a configuration replacing the stock one must carry it: without it the
+// Iceberg writer fails at each checkpoint and Arrow (Fluss's log format,
+// in the Flink jobs and in the Fluss servers) cannot read java.nio buffers.
+var FlinkJava17Opts = []string{
+	"--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+	"--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
+	"--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+	"--add-opens=java.base/java.lang=ALL-UNNAMED",
+	"--add-opens=java.base/java.net=ALL-UNNAMED",
+	"--add-opens=java.base/java.io=ALL-UNNAMED",
+	"--add-opens=java.base/java.nio=ALL-UNNAMED",
+	"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+	"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+	"--add-opens=java.base/java.text=ALL-UNNAMED",
+	"--add-opens=java.base/java.time=ALL-UNNAMED",
+	"--add-opens=java.base/java.util=ALL-UNNAMED",
+	"--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+	"--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+	"--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED",
+}
+
+// Heap sizes of the JVMs whose memory Flink does not compute: small, so the
+// whole stack fits in about 3.5 GB of RSS on a 2-core machine.
+const (
+	zooKeeperHeap = "128m"
+	kafkaHeap     = "256m"
+	flussHeap     = "256m"
+	gatewayHeap   = "320m"
+)
+
+// smallJVM are the flags of the servers that are not Flink's: a fixed heap
+// and a collector that keeps RSS near it.
+func smallJVM(heap string) []string {
+	return []string{"-Xms64m", "-Xmx" + heap, "-XX:+UseSerialGC", "-Djava.awt.headless=true"}
+}
+
+func classpathArg(jars []string) string { return strings.Join(jars, string(os.PathListSeparator)) }
+
+// ZooKeeperService is Fluss's ZooKeeper (compose's zookeeper).
+func ZooKeeperService(lay Layout, cp *Classpaths, p Ports) Service {
+	conf := lay.Conf("zookeeper")
+	cfg := filepath.Join(conf, "zoo.cfg")
+	logback := filepath.Join(conf, "logback.xml")
+	addr := fmt.Sprintf("127.0.0.1:%d", p.ZooKeeper)
+	argv := append([]string{"java"}, smallJVM(zooKeeperHeap)...)
+	argv = append(argv, "-Dlogback.configurationFile="+logback, "-Dzookeeper.admin.enableServer=false",
+		"-cp", classpathArg(cp.ZooKeeper), "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg)
+	return Service{
+		Name: "zookeeper",
+		Argv: argv,
+		Files: map[string][]byte{
+			cfg: fmt.Appendf(nil, `# Written by labgen: Fluss's ZooKeeper, one node on 127.0.0.1.
+tickTime=2000
+initLimit=10
+syncLimit=5
+dataDir=%s
+clientPort=%d
+clientPortAddress=127.0.0.1
+4lw.commands.whitelist=srvr,ruok
+admin.enableServer=false
+`, lay.Data("zookeeper"), p.ZooKeeper),
+			// ZooKeeper 3.9 logs through Logback, which says DEBUG without a
+			// configuration.
+			logback: []byte(`<configuration>
+  <appender name="out" class="ch.qos.logback.core.ConsoleAppender">
+    <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSS} %-5level %logger{20} - %msg%n</pattern></encoder>
+  </appender>
+  <root level="WARN"><appender-ref ref="out"/></root>
+  <logger name="org.apache.zookeeper.server.ZooKeeperServerMain" level="INFO"/>
+</configuration>
+`),
+		},
+		Health: Probe{Func: func(ctx context.Context) error { return zkRuok(ctx, addr) }, Start: time.Minute},
+		Memory: zooKeeperHeap + " heap", Why: "-Xmx set by labgen",
+	}
+}
+
+// zkRuok asks ZooKeeper's four-letter "ruok", as its image's check does.
+func zkRuok(ctx context.Context, addr string) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(3 * time.Second))
+	if _, err := c.Write([]byte("ruok")); err != nil {
+		return err
+	}
+	b, _ := bufio.NewReader(c).ReadString('\n')
+	if !strings.HasPrefix(b, "imok") {
+		return fmt.Errorf("zookeeper answered %q to ruok", b)
+	}
+	return nil
+}
+
+// KafkaClusterID is the KRaft cluster ID of the lab's broker: the one
+// compose.yaml carries (render derives it the same way from the lab name).
+func KafkaClusterID(l *schemas.Lab) string {
+	sum := sha256.Sum256([]byte("labgen kafka cluster " + l.Name))
+	return base64.RawURLEncoding.EncodeToString(sum[:16])
+}
+
+// KafkaTopic is one topic of the lab.
+type KafkaTopic struct {
+	Name       string
+	Partitions int32
+}
+
+// KafkaTopics are the topics of the lab's tables' kafka stores, as
+// compose's kafka-init creates them.
+func KafkaTopics(l *schemas.Lab) []KafkaTopic {
+	var out []KafkaTopic
+	for _, t := range l.Tables {
+		if k := t.Store(schemas.StoreKafka); k != nil {
+			p := int32(k.Partitions)
+			if p < 1 {
+				p = 1
+			}
+			out = append(out, KafkaTopic{Name: k.Name, Partitions: p})
+		}
+	}
+	return out
+}
+
+// KafkaService is a single KRaft node (broker and controller), its topics
+// created once it answers.
+func KafkaService(lay Layout, cp *Classpaths, p Ports, lab *schemas.Lab) Service {
+	conf := lay.Conf("kafka")
+	props := filepath.Join(conf, "server.properties")
+	addr := fmt.Sprintf("127.0.0.1:%d", p.Kafka)
+	propsBody := fmt.Appendf(nil, `# Written by labgen: one KRaft node, broker and controller, on 127.0.0.1.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:%[2]d
+listeners=PLAINTEXT://127.0.0.1:%[1]d,CONTROLLER://127.0.0.1:%[2]d
+advertised.listeners=PLAINTEXT://127.0.0.1:%[1]d
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=%[3]s
+num.partitions=1
+auto.create.topics.enable=false
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+`, p.Kafka, p.KafkaController, filepath.Join(lay.Data("kafka"), "logs"))
+	jvm := append(smallJVM(kafkaHeap), "-Dlog4j2.configurationFile="+cp.Log4j, "-cp", classpathArg(cp.Kafka))
+	topics := KafkaTopics(lab)
+	clusterID := KafkaClusterID(lab)
+	return Service{
+		Name:  "kafka",
+		Argv:  append(append([]string{"java"}, jvm...), "kafka.Kafka", props),
+		Files: map[string][]byte{props: propsBody},
+		// kafka-storage.sh format; Files are written only at start, after
+		// Setup, so Setup writes the properties too.
+		Setup: func(ctx context.Context) error {
+			if err := os.MkdirAll(conf, 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(props, propsBody, 0o644); err != nil {
+				return err
+			}
+			cmd := exec.CommandContext(ctx, "java", append(append([]string{}, jvm...),
+				"kafka.tools.StorageTool", "format", "--ignore-formatted", "-t", clusterID, "-c", props)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("kafka storage format: %v\n%s", err, mavenTail(string(out), 20))
+			}
+			return nil
+		},
+		Health: Probe{Func: func(ctx context.Context) error { return kafkaBrokers(ctx, addr) }, Start: 90 * time.Second},
+		Ready:  func(ctx context.Context) error { return CreateKafkaTopics(ctx, addr, topics) },
+		Memory: kafkaHeap + " heap", Why: "-Xmx set by labgen",
+	}
+}
+
+// kafkaBrokers succeeds once the broker answers a metadata request listing
+// itself (compose runs kafka-broker-api-versions.sh).
+func kafkaBrokers(ctx context.Context, addr string) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DialTimeout(2*time.Second))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	brokers, err := kadm.NewClient(cl).ListBrokers(ctx)
+	if err != nil {
+		return err
+	}
+	if len(brokers) == 0 {
+		return errors.New("no broker registered yet")
+	}
+	return nil
+}
+
+// CreateKafkaTopics creates the topics that do not exist yet, replication
+// factor 1 (kafka-topics.sh --create --if-not-exists).
+func CreateKafkaTopics(ctx context.Context, addr string, topics []KafkaTopic) error {
+	if len(topics) == 0 {
+		return nil
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	for _, t := range topics {
+		res, err := adm.CreateTopic(ctx, t.Partitions, 1, nil, t.Name)
+		if err == nil {
+			err = res.Err
+		}
+		if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
+			return fmt.Errorf("creating topic %s: %w", t.Name, err)
+		}
+	}
+	return nil
+}
+
+// FlussServerYAML is what compose's FLUSS_PROPERTIES holds, on 127.0.0.1
+// with the warehouse of the layout. tablet is false for the coordinator.
+func FlussServerYAML(lay Layout, p Ports, tablet bool) []byte {
+	port, name := p.FlussCoordinator, "coordinator-server"
+	if tablet {
+		port, name = p.FlussTablet, "tablet-server"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Written by labgen: the %s of the native stack (compose's FLUSS_PROPERTIES).\n", name)
+	fmt.Fprintf(&b, "zookeeper.address: 127.0.0.1:%d\n", p.ZooKeeper)
+	fmt.Fprintf(&b, "bind.listeners: FLUSS://127.0.0.1:%d\n", port)
+	fmt.Fprintf(&b, "remote.data.dir: %s\n", filepath.Join(lay.Warehouse(), "fluss"))
+	b.WriteString("datalake.format: paimon\n")
+	b.WriteString("datalake.paimon.metastore: filesystem\n")
+	fmt.Fprintf(&b, "datalake.paimon.warehouse: %s\n", filepath.Join(lay.Warehouse(), "paimon"))
+	if tablet {
+		b.WriteString("tablet-server.id: 0\n")
+		fmt.Fprintf(&b, "data.dir: %s\n", filepath.Join(lay.Data(name), "data"))
+	}
+	return []byte(b.String())
+}
+
+// FlussCoordinatorService is compose's coordinator-server.
+func FlussCoordinatorService(lay Layout, cp *Classpaths, p Ports) Service {
+	return flussService(lay, cp, p, false)
+}
+
+// FlussTabletService is compose's tablet-server.
+func FlussTabletService(lay Layout, cp *Classpaths, p Ports) Service {
+	return flussService(lay, cp, p, true)
+}
+
+func flussService(lay Layout, cp *Classpaths, p Ports, tablet bool) Service {
+	name, main, port, needs := "coordinator-server", "org.apache.fluss.server.coordinator.CoordinatorServer", p.FlussCoordinator, "zookeeper"
+	if tablet {
+		name, main, port, needs = "tablet-server", "org.apache.fluss.server.tablet.TabletServer", p.FlussTablet, "coordinator-server"
+	}
+	conf := lay.Conf(name)
+	plugins := filepath.Join(conf, "plugins")
+	argv := append([]string{"java"}, smallJVM(flussHeap)...)
+	argv = append(argv, FlinkJava17Opts...)
+	argv = append(argv, "-Dlog4j.configurationFile="+cp.Log4j, "-Dlog4j2.configurationFile="+cp.Log4j,
+		"-cp", classpathArg(cp.Fluss), main, "--configDir", conf)
+	pluginJars := cp.FlussPaimonPlugin
+	return Service{
+		Name:  name,
+		Argv:  argv,
+		Env:   []string{"FLUSS_PLUGINS_DIR=" + plugins},
+		Needs: []string{needs},
+		Files: map[string][]byte{filepath.Join(conf, "server.yaml"): FlussServerYAML(lay, p, tablet)},
+		// The image's mkdir of the warehouse, and its plugins/paimon folder
+		// as links into the Maven repository.
+		Setup: func(context.Context) error {
+			for _, d := range []string{filepath.Join(lay.Warehouse(), "fluss"), filepath.Join(lay.Warehouse(), "paimon")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					return err
+				}
+			}
+			return linkPlugin(filepath.Join(plugins, "paimon"), pluginJars)
+		},
+		Health: Probe{TCP: fmt.Sprintf("127.0.0.1:%d", port), Start: 90 * time.Second},
+		Memory: flussHeap + " heap", Why: "-Xmx set by labgen",
+	}
+}
+
+// linkPlugin makes dir hold exactly links to jars.
+func linkPlugin(dir string, jars []string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, j := range jars {
+		if err := os.Symlink(j, filepath.Join(dir, filepath.Base(j))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flinkOverrides are the keys FlinkConfig sets, in the order it appends
+// the missing ones.
+func flinkOverrides(lay Layout, p Ports) [][2]string {
+	tmp := filepath.Join(lay.State, "tmp")
+	return [][2]string{
+		{"jobmanager.rpc.address", "127.0.0.1"},
+		{"jobmanager.rpc.port", strconv.Itoa(p.FlinkRPC)},
+		{"jobmanager.bind-host", "127.0.0.1"},
+		{"taskmanager.bind-host", "127.0.0.1"},
+		{"taskmanager.host", "127.0.0.1"},
+		{"rest.address", "127.0.0.1"},
+		{"rest.port", strconv.Itoa(p.FlinkREST)},
+		{"rest.bind-address", "127.0.0.1"},
+		{"blob.server.port", strconv.Itoa(p.FlinkBlob)},
+		{"sql-gateway.endpoint.rest.address", "127.0.0.1"},
+		{"sql-gateway.endpoint.rest.bind-address", "127.0.0.1"},
+		{"sql-gateway.endpoint.rest.port", strconv.Itoa(p.Gateway)},
+		{"execution.checkpointing.dir", "file://" + lay.Checkpoints()},
+		{"execution.checkpointing.savepoint-dir", "file://" + filepath.Join(lay.Checkpoints(), "savepoints")},
+		{"io.tmp.dirs", filepath.Join(tmp, "flink-io")},
+		{"web.tmpdir", filepath.Join(tmp, "flink-web")},
+	}
+}
+
+// FlinkConfig turns the lab's rendered flink/config.yaml (flat "key: value"
+// lines) into the native stack's: addresses and bind hosts 127.0.0.1, the
+// ports of p, checkpoints and temporary files under the layout, and the
+// Java 17 options if the file lacks them. Keys are replaced by name; every
+// other line (memory, slots, restart strategy, checkpoint interval) stays.
+func FlinkConfig(rendered []byte, lay Layout, p Ports) []byte {
+	over := flinkOverrides(lay, p)
+	want := map[string]string{}
+	for _, kv := range over {
+		want[kv[0]] = kv[1]
+	}
+	done := map[string]bool{}
+	hasJavaOpts := false
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(string(rendered), "\n"), "\n") {
+		key, _, ok := strings.Cut(line, ":")
+		key = strings.TrimSpace(key)
+		if !ok || strings.HasPrefix(strings.TrimSpace(line), "#") || strings.HasPrefix(line, " ") {
+			b.WriteString(line + "\n")
+			continue
+		}
+		if key == "env.java.opts.all" {
+			hasJavaOpts = true
+		}
+		if v, ok := want[key]; ok {
+			if !done[key] {
+				fmt.Fprintf(&b, "%s: %s\n", key, v)
+				done[key] = true
+			}
+			continue
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n# Set by labgen for the native stack.\n")
+	for _, kv := range over {
+		if !done[kv[0]] {
+			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
+		}
+	}
+	if !hasJavaOpts {
+		fmt.Fprintf(&b, "env.java.opts.all: %s\n", strings.Join(FlinkJava17Opts, " "))
+	}
+	return []byte(b.String())
+}
+
+// FlinkResourceParams runs Flink's BashJavaUtils as bin/jobmanager.sh and
+// bin/taskmanager.sh do (GET_JM_RESOURCE_PARAMS / GET_TM_RESOURCE_PARAMS):
+// jvm are the JVM memory flags, dynamic the "-D key=value" arguments the
+// entry point gets.
+func FlinkResourceParams(ctx context.Context, cp *Classpaths, config []byte, what string) (jvm, dynamic []string, err error) {
+	dir, err := os.MkdirTemp("", "labgen-flink-conf-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), config, 0o644); err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.CommandContext(ctx, "java", "-Xmx128m", "-XX:+UseSerialGC",
+		"-Dlog4j2.configurationFile="+cp.Log4j, "-cp", classpathArg(cp.Flink),
+		"org.apache.flink.runtime.util.bash.BashJavaUtils", what, "--configDir", dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, nil, fmt.Errorf("flink BashJavaUtils %s: %v\n%s", what, err, mavenTail(string(out), 20))
+	}
+	const prefix = "BASH_JAVA_UTILS_EXEC_RESULT:"
+	var res []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if r, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
+			res = append(res, r)
+		}
+	}
+	if len(res) < 2 {
+		return nil, nil, fmt.Errorf("flink BashJavaUtils %s printed no result:\n%s", what, mavenTail(string(out), 20))
+	}
+	// The last two results, as config.sh's extractExecutionResults takes them.
+	res = res[len(res)-2:]
+	return strings.Fields(res[0]), strings.Fields(res[1]), nil
+}
+
+// flinkJVM is the start of a Flink JVM's command: java, its memory flags,
+// the Java 17 options and logging.
+func flinkJVM(cp *Classpaths, lay Layout, name string, mem []string) []string {
+	argv := append([]string{"java"}, mem...)
+	argv = append(argv, FlinkJava17Opts...)
+	return append(argv, "-Dlog.file="+lay.Log(name),
+		"-Dlog4j.configuration="+cp.Log4j, "-Dlog4j.configurationFile="+cp.Log4j,
+		"-cp", classpathArg(cp.Flink))
+}
+
+// JobManagerService is the session cluster's JobManager; config is
+// FlinkConfig's output. It runs BashJavaUtils to size the JVM.
+func JobManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config []byte) (Service, error) {
+	mem, dyn, err := FlinkResourceParams(ctx, cp, config, "GET_JM_RESOURCE_PARAMS")
+	if err != nil {
+		return Service{}, err
+	}
+	conf := lay.Conf("jobmanager")
+	argv := append(flinkJVM(cp, lay, "jobmanager", mem),
+		"org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "--configDir", conf)
+	argv = append(argv, dyn...)
+	rest := fmt.Sprintf("http://127.0.0.1:%d", p.FlinkREST)
+	return Service{
+		Name:   "jobmanager",
+		Argv:   argv,
+		Env:    []string{"FLINK_CONF_DIR=" + conf},
+		Files:  flinkFiles(lay, conf, config),
+		Health: Probe{HTTP: rest + "/overview", Start: 2 * time.Minute},
+		Memory: flinkKey(config, "jobmanager.memory.process.size"),
+		Why:    "jobmanager.memory.process.size of flink/config.yaml",
+	}, nil
+}
+
+// TaskManagerService is the session cluster's one TaskManager.
+func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config []byte) (Service, error) {
+	mem, dyn, err := FlinkResourceParams(ctx, cp, config, "GET_TM_RESOURCE_PARAMS")
+	if err != nil {
+		return Service{}, err
+	}
+	conf := lay.Conf("taskmanager")
+	argv := append(flinkJVM(cp, lay, "taskmanager", mem),
+		"org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "--configDir", conf)
+	argv = append(argv, dyn...)
+	rest := fmt.Sprintf("http://127.0.0.1:%d", p.FlinkREST)
+	return Service{
+		Name:  "taskmanager",
+		Argv:  argv,
+		Env:   []string{"FLINK_CONF_DIR=" + conf},
+		Files: flinkFiles(lay, conf, config),
+		Needs: []string{"jobmanager"},
+		// compose greps /taskmanagers for the container's address; here
+		// every TaskManager is on 127.0.0.1, so one registered is enough.
+		Health: Probe{Func: func(ctx context.Context) error { return taskManagersRegistered(ctx, rest) }, Start: 2 * time.Minute},
+		Memory: flinkKey(config, "taskmanager.memory.process.size"),
+		Why:    "taskmanager.memory.process.size of flink/config.yaml",
+	}, nil
+}
+
+// SQLGatewayService is Flink's SQL gateway, sending jobs to the session
+// cluster.
+func SQLGatewayService(lay Layout, cp *Classpaths, p Ports, config []byte) Service {
+	conf := lay.Conf("sql-gateway")
+	argv := append(flinkJVM(cp, lay, "sql-gateway", smallJVM(gatewayHeap)),
+		"org.apache.flink.table.gateway.SqlGateway", "-Dexecution.target=remote")
+	return Service{
+		Name:   "sql-gateway",
+		Argv:   argv,
+		Env:    []string{"FLINK_CONF_DIR=" + conf},
+		Files:  flinkFiles(lay, conf, config),
+		Needs:  []string{"jobmanager"},
+		Health: Probe{HTTP: fmt.Sprintf("http://127.0.0.1:%d/v1/info", p.Gateway), Start: 2 * time.Minute},
+		Memory: gatewayHeap + " heap", Why: "-Xmx set by labgen",
+	}
+}
+
+func flinkFiles(lay Layout, conf string, config []byte) map[string][]byte {
+	return map[string][]byte{
+		filepath.Join(conf, "config.yaml"): config,
+		// io.tmp.dirs and web.tmpdir must exist.
+		filepath.Join(lay.State, "tmp", "flink-io", ".keep"):  nil,
+		filepath.Join(lay.State, "tmp", "flink-web", ".keep"): nil,
+	}
+}
+
+// flinkKey is a key's value in a flat config.yaml.
+func flinkKey(config []byte, key string) string {
+	for _, line := range strings.Split(string(config), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// taskManagersRegistered succeeds once the JobManager lists a TaskManager.
+func taskManagersRegistered(ctx context.Context, rest string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rest+"/taskmanagers", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("GET /taskmanagers: %s", resp.Status)
+	}
+	var body struct {
+		TaskManagers []struct {
+			ID string `json:"id"`
+		} `json:"taskmanagers"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return err
+	}
+	if len(body.TaskManagers) == 0 {
+		return errors.New("no TaskManager registered yet")
+	}
+	return nil
+}
+
+// TieringArgs are the tiering job's arguments, as flink-jobs.sh passes
+// them, for the native stack's Fluss and warehouse.
+func TieringArgs(lay Layout, p Ports) []string {
+	return []string{
+		"--fluss.bootstrap.servers", fmt.Sprintf("127.0.0.1:%d", p.FlussCoordinator),
+		"--datalake.format", "paimon",
+		"--datalake.paimon.metastore", "filesystem",
+		"--datalake.paimon.warehouse", filepath.Join(lay.Warehouse(), "paimon"),
+	}
+}

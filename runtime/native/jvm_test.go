@@ -1,0 +1,288 @@
+package native
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgen/labgen/internal/testproc"
+	"github.com/labgen/labgen/runtime/flinkapi"
+)
+
+func TestFlinkConfig(t *testing.T) {
+	rendered := []byte(`# head
+jobmanager.rpc.address: jobmanager
+jobmanager.bind-host: 0.0.0.0
+rest.port: 8081
+taskmanager.numberOfTaskSlots: 4
+execution.checkpointing.dir: file:///checkpoints
+restart-strategy.type: fixed-delay
+`)
+	lay := Layout{Lab: "/lab", State: "/lab/.native"}
+	p := Ports{FlinkREST: 18081, Gateway: 18083, FlinkRPC: 16123, FlinkBlob: 16124}
+	got := string(FlinkConfig(rendered, lay, p))
+	for _, want := range []string{
+		"# head\n",
+		"jobmanager.rpc.address: 127.0.0.1\n",
+		"jobmanager.bind-host: 127.0.0.1\n",
+		"rest.port: 18081\n",
+		"taskmanager.numberOfTaskSlots: 4\n",
+		"restart-strategy.type: fixed-delay\n",
+		"execution.checkpointing.dir: file:///lab/.native/checkpoints\n",
+		"execution.checkpointing.savepoint-dir: file:///lab/.native/checkpoints/savepoints\n",
+		"sql-gateway.endpoint.rest.port: 18083\n",
+		"blob.server.port: 16124\n",
+		"taskmanager.host: 127.0.0.1\n",
+		"env.java.opts.all: --add-exports=java.base/sun.net.util=ALL-UNNAMED ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("config lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "jobmanager\n") || strings.Contains(got, "file:///checkpoints\n") {
+		t.Errorf("a container value survived:\n%s", got)
+	}
+	if n := strings.Count(got, "\nrest.port:"); n != 1 {
+		t.Errorf("rest.port %d times", n)
+	}
+	if again := string(FlinkConfig([]byte(got), lay, p)); strings.Count(again, "env.java.opts.all") != 1 {
+		t.Errorf("env.java.opts.all twice:\n%s", again)
+	}
+}
+
+// TestNativeStack starts the JVM services of labs/orders as the supervisor
+// would (a tiny starter here) and runs a query and the tiering job. It
+// takes a few minutes: only with LABGEN_NATIVE_TEST=1.
+func TestNativeStack(t *testing.T) {
+	if os.Getenv("LABGEN_NATIVE_TEST") != "1" {
+		t.Skip("set LABGEN_NATIVE_TEST=1 to start the native JVM stack (several minutes, ~3 GB)")
+	}
+	needJVM(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+	defer cancel()
+	lab := renderedOrders(t)
+	cp, err := Resolve(ctx, lab, func(s string) { t.Log(s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay, err := NewLayout(lab.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports := map[string]int{}
+	free := func(name string) int {
+		for {
+			p, err := testproc.FreePort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			taken := false
+			for _, q := range ports {
+				taken = taken || q == p
+			}
+			if !taken {
+				ports[name] = p
+				return p
+			}
+		}
+	}
+	p := Ports{
+		Kafka: free("kafka"), KafkaController: free("ctl"), ZooKeeper: free("zk"),
+		FlussCoordinator: free("fc"), FlussTablet: free("ft"),
+		FlinkREST: free("rest"), Gateway: free("gw"), FlinkRPC: free("rpc"), FlinkBlob: free("blob"),
+	}
+	rendered, err := os.ReadFile(filepath.Join(lab.Dir, "flink", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := FlinkConfig(rendered, lay, p)
+	jm, err := JobManagerService(ctx, lay, cp, p, conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := TaskManagerService(ctx, lay, cp, p, conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	services := []Service{
+		ZooKeeperService(lay, cp, p),
+		KafkaService(lay, cp, p, lab.Lab),
+		FlussCoordinatorService(lay, cp, p),
+		FlussTabletService(lay, cp, p),
+		jm, tm,
+		SQLGatewayService(lay, cp, p, conf),
+	}
+	os.MkdirAll(filepath.Dir(lay.Log("x")), 0o755)
+	pids := map[string]int{}
+	for _, s := range services {
+		took, pid := startForTest(ctx, t, lay, s)
+		pids[s.Name] = pid
+		t.Logf("%-18s healthy after %s", s.Name, took.Round(100*time.Millisecond))
+	}
+
+	rest := fmt.Sprintf("http://127.0.0.1:%d", p.FlinkREST)
+	gw := fmt.Sprintf("http://127.0.0.1:%d", p.Gateway)
+	client := flinkapi.New(rest, gw)
+	sess, err := client.OpenSession(ctx, "native-test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qctx, qcancel := context.WithTimeout(ctx, 3*time.Minute)
+	res, err := sess.Execute(qctx, "SELECT x * 2 AS y FROM (VALUES (1), (2), (3)) AS t(x)", 10)
+	qcancel()
+	if err != nil {
+		t.Fatalf("query through the gateway: %v", err)
+	}
+	t.Logf("query through the gateway: job %s, rows %v", res.JobID, res.Rows)
+	if len(res.Rows) != 3 {
+		t.Errorf("rows %v", res.Rows)
+	}
+	sess.Close(ctx)
+
+	start := time.Now()
+	id, err := SubmitTiering(ctx, rest, cp.TieringJar, TieringArgs(lay, p))
+	if err != nil {
+		t.Fatalf("tiering: %v", err)
+	}
+	state := ""
+	for time.Since(start) < 3*time.Minute {
+		state = jobState(ctx, rest, id)
+		if state == "RUNNING" || state == "FAILED" {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	if state != "RUNNING" {
+		t.Fatalf("the tiering job %s is %s, not RUNNING", id, state)
+	}
+	t.Logf("tiering job %s RUNNING after %s", id, time.Since(start).Round(100*time.Millisecond))
+	if again, err := SubmitTiering(ctx, rest, cp.TieringJar, TieringArgs(lay, p)); err != nil || again != id {
+		t.Errorf("a second SubmitTiering: %q, %v; want the running %s", again, err, id)
+	}
+
+	time.Sleep(5 * time.Second)
+	total := 0
+	for _, s := range services {
+		out, _ := exec.Command("ps", "-o", "rss=", "-p", fmt.Sprint(pids[s.Name])).Output()
+		var kb int
+		fmt.Sscan(strings.TrimSpace(string(out)), &kb)
+		total += kb
+		t.Logf("%-18s RSS %4d MB", s.Name, kb/1024)
+	}
+	t.Logf("%-18s RSS %4d MB", "total", total/1024)
+}
+
+// startForTest runs one service as the supervisor does: Setup once, its
+// files, its process (in its own group, killed with the test), its probe,
+// then Ready.
+func startForTest(ctx context.Context, t *testing.T, lay Layout, s Service) (time.Duration, int) {
+	t.Helper()
+	if s.Setup != nil {
+		os.MkdirAll(lay.Data(s.Name), 0o755)
+		if err := s.Setup(ctx); err != nil {
+			t.Fatalf("%s setup: %v", s.Name, err)
+		}
+	}
+	for path, b := range s.Files {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := s.Dir
+	if dir == "" {
+		dir = lay.Data(s.Name)
+	}
+	os.MkdirAll(dir, 0o755)
+	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), s.Env...)
+	began := time.Now()
+	proc, err := testproc.StartProc(s.Name, cmd, lay.Log(s.Name), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { proc.Stop() })
+	limit := s.Health.Start
+	if limit == 0 {
+		limit = 2 * time.Minute
+	}
+	var last error
+	for time.Since(began) < limit {
+		select {
+		case <-proc.Exited():
+			t.Fatalf("%s exited: %v\n%s", s.Name, proc.Err(), testproc.Tail(readLog(lay.Log(s.Name)), 30))
+		default:
+		}
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		last = probeForTest(pctx, s.Health)
+		cancel()
+		if last == nil {
+			if s.Ready != nil {
+				if err := s.Ready(ctx); err != nil {
+					t.Fatalf("%s ready: %v", s.Name, err)
+				}
+			}
+			return time.Since(began), proc.Pid()
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	t.Fatalf("%s not healthy after %s: %v\n%s", s.Name, limit, last, testproc.Tail(readLog(lay.Log(s.Name)), 30))
+	return 0, 0
+}
+
+func probeForTest(ctx context.Context, p Probe) error {
+	switch {
+	case p.TCP != "":
+		return zkDialForTest(ctx, p.TCP)
+	case p.HTTP != "":
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.HTTP, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			return fmt.Errorf("%s: %s", p.HTTP, resp.Status)
+		}
+		return nil
+	case p.Func != nil:
+		return p.Func(ctx)
+	}
+	return nil
+}
+
+func zkDialForTest(ctx context.Context, addr string) error {
+	c, err := new(net.Dialer).DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}
+
+func readLog(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+func jobState(ctx context.Context, rest, id string) string {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, rest+"/jobs/"+id, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	var j struct {
+		State string `json:"state"`
+	}
+	json.NewDecoder(resp.Body).Decode(&j)
+	return j.State
+}

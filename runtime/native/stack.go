@@ -1,0 +1,188 @@
+package native
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/runtime/labdir"
+)
+
+// Fixed ports of the native services that compose keeps on its own
+// network; the published ones come from lab.json.
+const (
+	portKafkaController  = 9093
+	portZooKeeper        = 2181
+	portFlussCoordinator = 9123
+	portFlussTablet      = 9124
+	portFlinkRPC         = 6123
+	portFlinkBlob        = 6124
+)
+
+// Plan is a lab's native stack: its services in start order and the
+// facts a record states about it.
+type Plan struct {
+	Layout   Layout
+	Ports    Ports
+	Face     render.Face
+	Services []Service
+	// Skipped are the lab's compose services that have no native face,
+	// each with why and what to use instead.
+	Skipped map[string]string
+
+	classpaths *Classpaths
+}
+
+// StandIns lists what stands in for which engine, for the record.
+func (p *Plan) StandIns() []string {
+	var out []string
+	for _, s := range p.Services {
+		if s.StandIn != "" {
+			out = append(out, s.Name+": "+s.StandIn)
+		}
+	}
+	return out
+}
+
+// PortsOf are the native stack's ports for a lab.
+func PortsOf(lab *labdir.Lab) Ports {
+	p := Ports{KafkaController: portKafkaController, ZooKeeper: portZooKeeper, FlussCoordinator: portFlussCoordinator,
+		FlussTablet: portFlussTablet, FlinkRPC: portFlinkRPC, FlinkBlob: portFlinkBlob}
+	s := lab.Lab.Stack
+	if s.MySQL != nil {
+		p.MySQL = s.MySQL.Port
+	}
+	if s.Kafka != nil {
+		p.Kafka = s.Kafka.Port
+	}
+	if s.Flink != nil {
+		p.FlinkREST, p.Gateway = s.Flink.UIPort, s.Flink.GatewayPort
+	}
+	if s.ClickHouse != nil {
+		p.ClickHouseHTTP = s.ClickHouse.HTTPPort
+	}
+	if s.Console != nil {
+		p.Console = s.Console.Port
+	}
+	return p
+}
+
+// Prepare plans the native stack of a rendered lab: it renders the native
+// face into .native/face, resolves what the engines need (Maven jars
+// checked against labgen.lock, the chdb virtualenv; downloads the first
+// time, with progress) and describes every service. labgen is the
+// executable the producer and the console run as.
+func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(string)) (*Plan, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	lay, err := NewLayout(lab.Dir)
+	if err != nil {
+		return nil, err
+	}
+	ports := PortsOf(lab)
+	face, files, err := WriteFace(lab)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Layout: lay, Ports: ports, Face: face, Skipped: map[string]string{}}
+	s := lab.Lab.Stack
+	env := lab.Env
+
+	if s.MySQL != nil {
+		svc, err := mariadbService(lay, ports.MySQL, files["sql/mysql/schema.sql"], files["sql/mysql/users.sql"], env)
+		if err != nil {
+			return nil, err
+		}
+		p.Services = append(p.Services, svc)
+	}
+	if err := p.addJVMServices(ctx, lab, files, progress); err != nil {
+		return nil, err
+	}
+	if s.ClickHouse != nil {
+		python, err := EnsureChdb(ctx, progress)
+		if err != nil {
+			return nil, err
+		}
+		svc := ClickHouseService(lay, python, ports.ClickHouseHTTP, files["sql/clickhouse/schema.sql"], ClickHouseUsers{
+			Admin: env["CLICKHOUSE_USER"], AdminPassword: env["CLICKHOUSE_PASSWORD"],
+			Reader: env[labdir.ClickHouseReaderUser], ReaderPassword: env[labdir.ClickHouseReaderPassword],
+		})
+		if s.Kafka != nil {
+			svc.Needs = append(svc.Needs, "kafka")
+		}
+		p.Services = append(p.Services, svc)
+	}
+	if s.MySQL != nil {
+		p.Services = append(p.Services, Service{
+			Name:   "producer",
+			Argv:   []string{labgen, "produce", lab.Dir},
+			Needs:  []string{"mysql"},
+			Health: Probe{Func: func(context.Context) error { return nil }},
+			Memory: "≈30m",
+		})
+	}
+	if s.Console != nil {
+		needs := []string{}
+		if s.MySQL != nil {
+			needs = append(needs, "mysql")
+		}
+		if s.ClickHouse != nil {
+			needs = append(needs, "clickhouse")
+		}
+		addr := "127.0.0.1:" + strconv.Itoa(ports.Console)
+		p.Services = append(p.Services, Service{
+			Name:   "console",
+			Argv:   []string{labgen, "console", lab.Dir, "--listen", addr},
+			Needs:  needs,
+			Health: Probe{HTTP: "http://" + addr + "/"},
+			Memory: "≈30m",
+		})
+	}
+	if s.KafkaUI != nil {
+		p.Skipped["kafka-ui"] = "Kafka UI runs only as a container; read a key's messages with a kafka step or `labgen run`, or point any Kafka client at 127.0.0.1:" + strconv.Itoa(ports.Kafka)
+	}
+	if s.BatchLoop != nil {
+		p.Skipped["batch-loop"] = "the background batch loop is a compose service; `labgen batch " + lab.Dir + "` runs the bounded jobs on demand"
+	}
+	return p, nil
+}
+
+// WriteFace renders the native face of the lab (its Flink jobs, lake
+// tables, MySQL users and ClickHouse schema with the native addresses)
+// into .native/face, where the runner reads them while the native stack
+// runs.
+func WriteFace(lab *labdir.Lab) (render.Face, render.Files, error) {
+	lay, err := NewLayout(lab.Dir)
+	if err != nil {
+		return render.Face{}, nil, err
+	}
+	ports := PortsOf(lab)
+	face := render.NativeFace(lab.Lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse())
+	files, err := render.FaceFiles(lab.Lab, face)
+	if err != nil {
+		return face, nil, err
+	}
+	faceDir := filepath.Join(lab.Dir, labdir.FaceDir)
+	if err := os.RemoveAll(faceDir); err != nil {
+		return face, nil, err
+	}
+	return face, files, render.Write(faceDir, files)
+}
+
+// Service finds a planned service.
+func (p *Plan) Service(name string) (Service, bool) {
+	for _, s := range p.Services {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Service{}, false
+}
+
+func (p *Plan) String() string {
+	return fmt.Sprintf("native stack of %s: %d services", p.Layout.Lab, len(p.Services))
+}
