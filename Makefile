@@ -8,10 +8,16 @@ OUT   ?= out/orders
 # missing unless LABGEN_TEST_SERVERS=require (what CI sets).
 export LABGEN_TEST_SERVERS
 
-.PHONY: help build render validate test lint fuzz deps bench bench-producer prove clean
+.PHONY: help demo e2e build render validate test lint fuzz deps bench bench-producer bench-native prove clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+
+demo: ## the main job, no Docker: install what is missing, render the seed lab, bring its native stack up, run all experiments, print the record
+	./scripts/demo.sh
+
+e2e: ## CI: every experiment end to end on a fresh native stack (run --strict), down, nothing left behind
+	./scripts/e2e.sh
 
 build: ## build bin/labgen
 	$(GO) build -o $(BIN) ./cmd/labgen

@@ -196,7 +196,7 @@ Exit codes: 0 ok, 1 the lab has errors, 2 usage, 3 a run failed.
 
 // order lists commands in the order a newcomer uses them.
 func order(name string) int {
-	for i, n := range []string{"validate", "fmt", "render", "produce", "up", "run", "smoke", "batch", "console", "record", "down"} {
+	for i, n := range []string{"validate", "fmt", "render", "produce", "up", "status", "run", "smoke", "batch", "console", "record", "down"} {
 		if n == name {
 			return i
 		}

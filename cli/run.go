@@ -49,7 +49,9 @@ one or more comma-separated brokers. Passwords never reach the record.
 
 Failures are recorded, not hidden: the exit code is 0 only when every step
 ran without error (3 otherwise). Expectations that do not hold and waits
-that time out are results, recorded as such, and do not fail the run.
+that time out are results, recorded as such, and do not fail the run,
+unless --strict is given: then an expectation that did not hold exits 3
+too (CI runs the seed lab so, since a healthy pipeline holds them all).
 
 Examples:
   labgen run out/orders
@@ -63,12 +65,13 @@ Examples:
 			resume := fs.String("resume", "", "continue the record at `RECORD` (its directory or record.json)")
 			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
 			nat := fs.Bool("native", false, "bring the lab up without Docker, as local processes (labgen up --native)")
+			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, submit: true}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, strict: *strict, submit: true}, "run")
 			}
 		},
 	})
@@ -143,6 +146,7 @@ type runConfig struct {
 	resume      string
 	noUp        bool
 	native      bool
+	strict      bool
 	submit      bool
 	// only replaces the lab's experiments (smoke, batch).
 	only *schemas.Experiment
@@ -226,6 +230,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	fmt.Fprintf(env.Stdout, "%s\n%s\n", c.Summary(), md)
 	if rec.Failed() {
 		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d step(s) and %d job submission(s) failed; their errors are in the record", c.Errors, c.JobErrors)}
+	}
+	if rc.strict && c.NotHeld > 0 {
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) did not hold (--strict); the record says which", c.NotHeld)}
 	}
 	return nil
 }

@@ -1,8 +1,10 @@
 #!/bin/sh
-# Installs what labgen's tests need on a fresh Debian machine (as root):
-# MariaDB and ClickHouse servers (the tests start throwaway instances on
-# free ports), shellcheck (checks the rendered stream-lab script), Chromium
-# (the console's browser test), and the Go modules. Safe to run again.
+# Installs what labgen's tests and its native stack need on a fresh Debian
+# machine (as root): MariaDB and ClickHouse servers (the tests start
+# throwaway instances on free ports; the native stack runs MariaDB as its
+# MySQL), shellcheck (checks the rendered stream-lab script), Chromium (the
+# console's browser test), Java, Maven and Python's venv (the provers and
+# the native stack's engines), and the Go modules. Safe to run again.
 set -eu
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: run as root (or with sudo): it installs Debian packages" >&2
@@ -19,7 +21,8 @@ apt-get install -y -qq --no-install-recommends \
 command -v java >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends default-jdk-headless >/dev/null
 command -v mvn >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends maven >/dev/null
 command -v python3 >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3 >/dev/null
-python3 -m venv --help >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+# Debian splits venv's pip bootstrap (ensurepip) into python3-venv.
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
 # The packages start system-wide servers on the default ports; the tests
 # use their own instances, so stop these where a service manager runs.
 for svc in mariadb clickhouse-server; do

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# make e2e (CI): every experiment of the seed lab end to end on the native
+# stack, from an empty state: render, up --native, run --strict (no failed
+# step, every expectation of a healthy pipeline held), down; then check
+# that no process of the lab is left behind. The record stays in
+# $OUT/records.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LAB=${LAB:-labs/orders}
+OUT=${OUT:-out/e2e}
+
+go build -o bin/labgen ./cmd/labgen
+if [ -d "$OUT" ]; then
+	bin/labgen down "$OUT" --volumes >/dev/null 2>&1 || true
+fi
+bin/labgen render "$LAB" -o "$OUT"
+abs=$(cd "$OUT" && pwd)
+
+status=0
+start=$(date +%s)
+if bin/labgen up "$OUT" --native; then
+	echo "e2e: up in $(($(date +%s) - start)) s"
+	run_start=$(date +%s)
+	bin/labgen run "$OUT" --strict || status=$?
+	echo "e2e: run in $(($(date +%s) - run_start)) s (exit $status)"
+else
+	status=$?
+	echo "e2e: labgen up --native failed; the services' logs:" >&2
+	for f in "$OUT"/.native/logs/*.log; do
+		echo "---- $f" >&2
+		tail -n 30 "$f" >&2
+	done
+fi
+bin/labgen down "$OUT" || status=$?
+
+# Nothing of the lab may outlive down: every process that names its
+# directory (the supervisor, the JVMs' class paths and config dirs,
+# mariadbd's datadir, the chdb front's path).
+sleep 1
+if left=$(pgrep -af -- "$abs/" | grep -v pgrep); then
+	echo "e2e: processes left behind after labgen down:" >&2
+	echo "$left" >&2
+	status=1
+else
+	echo "e2e: no process left behind"
+fi
+exit "$status"
