@@ -14,4 +14,6 @@ import "embed"
 //
 //go:embed go.mod go.sum source.go cmd/labgen/*.go cli/*.go render/*.go schemas/*.go sqlread/*.go flinksql/*.go
 //go:embed generator/*.go runtime/*/*.go runtime/console/web
+//go:embed internal/testproc/*.go native/chdb/*.go native/chdb/front.py native/chdb/requirements.txt
+//go:embed native/engines/*.go native/engines/*.xml native/engines/*.properties native/engines/*/*.xml
 var Source embed.FS

@@ -84,11 +84,14 @@ for v in "${variants[@]}"; do
 	dirs+=("$tmp/$v")
 done
 
-# flink_files DIR: the variant's sql/flink files in the lab's job order (the
-# order lab.json lists jobs, which the job submitter follows), then any other.
+# flink_files DIR: the variant's sql/flink files: lake_tables.sql first (the
+# jobs only name the lake tables it creates, as on the lab's servers), then
+# the jobs in the lab's order (the order lab.json lists jobs, which the job
+# submitter follows), then any other.
 flink_files() {
 	local dir=$1 name f
 	local -a out=()
+	[ -f "$dir/sql/flink/lake_tables.sql" ] && out+=("$dir/sql/flink/lake_tables.sql")
 	while IFS= read -r name; do
 		[ -f "$dir/sql/flink/$name.sql" ] && out+=("$dir/sql/flink/$name.sql")
 	done < <(awk '/^  "jobs": \[/{j=1; next} j && /^  []]/{j=0} j && /^      "name": "/{sub(/^      "name": "/, ""); sub(/",?$/, ""); print}' "$dir/lab.json")

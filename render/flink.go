@@ -156,31 +156,21 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 			}
 			fmt.Fprintf(&b, "\n-- %s, %s the Kafka topic %s (upsert: one key, many versions).\n", t.Name, what, s.Name)
 			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t, kind), withOptions(opts...))
-		case schemas.StoreFluss:
+		case schemas.StoreFluss, schemas.StoreIceberg:
+			// Lake tables are created once, by lake_tables.sql: Fluss
+			// refuses CREATE TABLE IF NOT EXISTS once the table's Paimon
+			// table holds data, so a job only opens the catalog.
 			s := t.Store(kind)
 			if !catalogs[kind] {
 				catalogs[kind] = true
-				fmt.Fprintf(&b, "\n-- Fluss, tiered into %s by the tiering service.\n", l.Stack.Fluss.Lake)
-				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.FlussCatalog, withOptions("type", "fluss", "bootstrap.servers", face.Fluss))
-				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.FlussCatalog, quoteFlink(s.Database))
+				b.WriteString("\n")
+				lakeCatalog(&b, l, kind, face)
 			}
-			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.FlussCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t, kind), withOptions(
-				"table.datalake.enabled", "true",
-				"table.datalake.freshness", flinkDuration(l.Stack.Fluss.Freshness),
-			))
-		case schemas.StoreIceberg:
-			s := t.Store(kind)
-			if !catalogs[kind] {
-				catalogs[kind] = true
-				b.WriteString("\n-- Iceberg, a hadoop catalog on the shared warehouse volume; commits on checkpoints.\n")
-				fmt.Fprintf(&b, "CREATE CATALOG %s %s;\n", schemas.IcebergCatalog, withOptions(
-					"type", "iceberg", "catalog-type", l.Stack.Iceberg.Catalog, "warehouse", face.IcebergWarehouse(), "property-version", "1"))
-				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database))
+			if db := kind + ":" + s.Database; !catalogs[db] {
+				catalogs[db] = true
+				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", lakeCatalogName(kind), quoteFlink(s.Database))
 			}
-			fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s.%s.%s %s\n%s;\n", schemas.IcebergCatalog, quoteFlink(s.Database), quoteFlink(s.Name), flinkColumns(t, kind), withOptions(
-				"format-version", "2",
-				"write.upsert.enabled", "true",
-			))
+			fmt.Fprintf(&b, "-- %s is created by lake_tables.sql.\n", sinkName(t, s))
 		}
 	}
 
@@ -223,6 +213,104 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 			b.WriteString(insert(s))
 		}
 		b.WriteString("END;\n")
+	}
+	return []byte(b.String())
+}
+
+// lakeCatalogName is the catalog of a lake store kind.
+func lakeCatalogName(kind string) string {
+	if kind == schemas.StoreFluss {
+		return schemas.FlussCatalog
+	}
+	return schemas.IcebergCatalog
+}
+
+// lakeCatalog writes the CREATE CATALOG of a lake store kind.
+func lakeCatalog(b *strings.Builder, l *schemas.Lab, kind string, face Face) {
+	if kind == schemas.StoreFluss {
+		fmt.Fprintf(b, "-- Fluss, tiered into %s by the tiering service.\n", l.Stack.Fluss.Lake)
+		fmt.Fprintf(b, "CREATE CATALOG %s %s;\n", schemas.FlussCatalog, withOptions("type", "fluss", "bootstrap.servers", face.Fluss))
+		return
+	}
+	b.WriteString("-- Iceberg, a hadoop catalog on the shared warehouse volume; commits on checkpoints.\n")
+	fmt.Fprintf(b, "CREATE CATALOG %s %s;\n", schemas.IcebergCatalog, withOptions(
+		"type", "iceberg", "catalog-type", l.Stack.Iceberg.Catalog, "warehouse", face.IcebergWarehouse(), "property-version", "1"))
+}
+
+// LakeTableMarker starts the comment line above each CREATE TABLE of
+// lake_tables.sql; scripts/flink-jobs.sh cuts the file at these lines to
+// create only the tables that are missing.
+const LakeTableMarker = "-- lake table: "
+
+// LakeTablesFile is where the lake tables' DDL is rendered.
+const LakeTablesFile = "sql/flink/lake_tables.sql"
+
+// lakeTable is a lake store of a table.
+type lakeTable struct {
+	t *schemas.Table
+	s *schemas.Store
+}
+
+// lakeTables lists the lake stores of the lab's tables, Fluss first.
+func lakeTables(l *schemas.Lab) []lakeTable {
+	var out []lakeTable
+	for _, kind := range []string{schemas.StoreFluss, schemas.StoreIceberg} {
+		for _, t := range l.Tables {
+			if s := t.Store(kind); s != nil {
+				out = append(out, lakeTable{t, s})
+			}
+		}
+	}
+	return out
+}
+
+// LakeTableNames are the lab's lake tables as catalog.database.table.
+func LakeTableNames(l *schemas.Lab) []string {
+	var out []string
+	for _, x := range lakeTables(l) {
+		out = append(out, lakeCatalogName(x.s.Kind)+"."+x.s.Database+"."+x.s.Name)
+	}
+	return out
+}
+
+// flinkLakeTables renders lake_tables.sql: the catalogs and databases, then
+// the CREATE TABLE of every lake store of the lab, each under its marker
+// line. Whoever submits jobs runs it before them, creating only the tables
+// its catalog does not have yet; nil when the lab has no lake store.
+func flinkLakeTables(l *schemas.Lab, face Face) []byte {
+	tables := lakeTables(l)
+	if len(tables) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(generated(l, "--"))
+	b.WriteString(`-- The lab's lake tables. Jobs only name them: Fluss refuses CREATE TABLE
+-- IF NOT EXISTS once a table's Paimon table holds data, so each table is
+-- created once, before the jobs, and only where its catalog lacks it (labgen
+-- run asks the SQL gateway, scripts/flink-jobs.sh the SQL client). Each
+-- CREATE TABLE follows a line "` + LakeTableMarker + `<catalog>.<database>.<table>".
+`)
+	done := map[string]bool{}
+	for _, x := range tables {
+		if !done[x.s.Kind] {
+			done[x.s.Kind] = true
+			b.WriteString("\n")
+			lakeCatalog(&b, l, x.s.Kind, face)
+		}
+		if db := x.s.Kind + ":" + x.s.Database; !done[db] {
+			done[db] = true
+			fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", lakeCatalogName(x.s.Kind), quoteFlink(x.s.Database))
+		}
+	}
+	for _, x := range tables {
+		var opts []string
+		if x.s.Kind == schemas.StoreFluss {
+			opts = []string{"table.datalake.enabled", "true", "table.datalake.freshness", flinkDuration(l.Stack.Fluss.Freshness)}
+		} else {
+			opts = []string{"format-version", "2", "write.upsert.enabled", "true"}
+		}
+		fmt.Fprintf(&b, "\n%s%s.%s.%s\n", LakeTableMarker, lakeCatalogName(x.s.Kind), x.s.Database, x.s.Name)
+		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s %s\n%s;\n", sinkName(x.t, x.s), flinkColumns(x.t, x.s.Kind), withOptions(opts...))
 	}
 	return []byte(b.String())
 }

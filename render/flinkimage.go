@@ -7,6 +7,35 @@ import (
 	"github.com/labgen/labgen/schemas"
 )
 
+// FlinkJava17Opts is the env.java.opts.all of the config.yaml Flink 1.20.1
+// ships (apache/flink, flink-dist/src/main/resources/config.yaml): the
+// --add-exports/--add-opens Java 17 needs. The lab's config.yaml replaces
+// the image's, and every env.java.opts.* defaults to empty, so without
+// these the Iceberg writer fails at each checkpoint and Fluss's Arrow
+// reader fails. The native stack passes the same list to its JVMs.
+var FlinkJava17Opts = []string{
+	"--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+	"--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
+	"--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
+	"--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+	"--add-opens=java.base/java.lang=ALL-UNNAMED",
+	"--add-opens=java.base/java.net=ALL-UNNAMED",
+	"--add-opens=java.base/java.io=ALL-UNNAMED",
+	"--add-opens=java.base/java.nio=ALL-UNNAMED",
+	"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+	"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+	"--add-opens=java.base/java.text=ALL-UNNAMED",
+	"--add-opens=java.base/java.time=ALL-UNNAMED",
+	"--add-opens=java.base/java.util=ALL-UNNAMED",
+	"--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+	"--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+	"--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED",
+}
+
 // Where the Flink containers keep checkpoints (a volume shared by the
 // jobmanager and the task managers).
 const CheckpointDir = "/checkpoints"
@@ -79,6 +108,9 @@ func flinkConfig(l *schemas.Lab) []byte {
 	b.WriteString("# Flink configuration of the lab (Flink 1.20 config.yaml, flattened keys).\n")
 	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
 	section := func(s string) { fmt.Fprintf(&b, "\n# %s\n", s) }
+
+	section("Java 17 module access, as in the image's own config.yaml this file replaces (Flink 1.20.1's list).")
+	kv("env.java.opts.all", strings.Join(FlinkJava17Opts, " "))
 
 	section("Addresses: every container reaches the jobmanager by its service name.")
 	kv("jobmanager.rpc.address", "jobmanager")

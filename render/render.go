@@ -80,6 +80,9 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, ComposeFace)
 			}
 		}
+		if sql := flinkLakeTables(l, ComposeFace); sql != nil {
+			files[LakeTablesFile] = sql
+		}
 	}
 	for _, p := range l.Presets {
 		files["sql/presets/"+p.Engine+"/"+p.Name+".sql"] = []byte(strings.TrimSuffix(strings.TrimSpace(p.SQL), ";") + ";\n")

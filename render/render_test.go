@@ -157,9 +157,23 @@ var (
 func TestFlinkJobsAreComplete(t *testing.T) {
 	for _, v := range variants {
 		files := renderSeed(t, v.vars)
+		// Lake tables are defined once, by lake_tables.sql, which runs
+		// before the jobs; a job only names them.
+		lake := map[string]bool{}
+		if b, ok := files[LakeTablesFile]; ok {
+			stmts, err := flinksql.Split(string(b))
+			if err != nil {
+				t.Fatalf("%s/%s: %v", v.name, LakeTablesFile, err)
+			}
+			for _, s := range stmts {
+				for _, m := range createdRE.FindAllStringSubmatch(s.Text, -1) {
+					lake[strings.ReplaceAll(m[1], "`", "")] = true
+				}
+			}
+		}
 		n := 0
 		for _, p := range files.Paths() {
-			if !strings.HasPrefix(p, "sql/flink/") {
+			if !strings.HasPrefix(p, "sql/flink/") || p == LakeTablesFile {
 				continue
 			}
 			n++
@@ -169,9 +183,15 @@ func TestFlinkJobsAreComplete(t *testing.T) {
 				continue
 			}
 			defined := map[string]bool{}
+			for name := range lake {
+				defined[name] = true
+			}
 			var kinds []string
 			for _, s := range stmts {
 				kinds = append(kinds, s.Keyword())
+				if regexp.MustCompile(`(?i)^\s*CREATE\s+TABLE\b`).MatchString(commentRE.ReplaceAllString(s.Text, "")) {
+					t.Errorf("%s/%s line %d: a job creates a lake table (Fluss refuses that once the table holds data); lake_tables.sql does", v.name, p, s.Line)
+				}
 				for _, m := range createdRE.FindAllStringSubmatch(s.Text, -1) {
 					defined[strings.ReplaceAll(m[1], "`", "")] = true
 				}
@@ -196,6 +216,23 @@ func TestFlinkJobsAreComplete(t *testing.T) {
 		if n == 0 {
 			t.Errorf("%s: no Flink job rendered", v.name)
 		}
+	}
+}
+
+// TestFlinkConfigJava17 checks that the rendered config.yaml, which replaces
+// the image's own, keeps the Java 17 options Flink 1.20.1 ships with.
+func TestFlinkConfigJava17(t *testing.T) {
+	files := renderSeed(t, nil)
+	conf := string(files["flink/config.yaml"])
+	want := "env.java.opts.all: " + strings.Join(FlinkJava17Opts, " ") + "\n"
+	if !strings.Contains(conf, want) {
+		t.Fatalf("flink/config.yaml lacks %q:\n%s", want, conf)
+	}
+	// env.java.opts.all of flink-dist/src/main/resources/config.yaml in
+	// apache/flink, copied as it is.
+	const stock = "--add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED"
+	if got := strings.Join(FlinkJava17Opts, " "); got != stock {
+		t.Errorf("FlinkJava17Opts is not Flink 1.20.1's list:\ngot  %s\nwant %s", got, stock)
 	}
 }
 

@@ -55,8 +55,11 @@ func flinkJobsScript(l *schemas.Lab, jars []Jar) []byte {
 #   flink-jobs.sh run-sql FILE   run FILE with Flink's SQL client, after filling
 #                                ${MYSQL_CDC_USER} and ${MYSQL_CDC_PASSWORD}
 #                                from the environment (.env through compose)
-#   flink-jobs.sh submit         submit each streaming job that is not running yet
-#   flink-jobs.sh tiering        start the Fluss tiering job unless it runs
+#   flink-jobs.sh lake-tables    create the lab's lake tables their catalogs lack
+#   flink-jobs.sh submit         create missing lake tables, then submit each
+#                                streaming job that is not running yet
+#   flink-jobs.sh tiering        create missing lake tables, then start the
+#                                Fluss tiering job unless it runs
 #   flink-jobs.sh batch-loop     run the bounded jobs, pause after each round
 #                                (a pause after each attempt finishes, not a
 #                                wall-clock schedule), forever
@@ -69,6 +72,8 @@ set -eu
 	fmt.Fprintf(&b, "STREAMING_JOBS=%q\n", strings.Join(availableJobs(l, schemas.ModeStreaming), " "))
 	fmt.Fprintf(&b, "BATCH_JOBS=%q\n", strings.Join(availableJobs(l, schemas.ModeBatch), " "))
 	fmt.Fprintf(&b, "BATCH_PAUSE=%d\n", pauseSeconds(l))
+	fmt.Fprintf(&b, "LAKE_TABLES=%q\n", strings.Join(LakeTableNames(l), " "))
+	fmt.Fprintf(&b, "LAKE_MARKER=%q\n", LakeTableMarker)
 	tiering := ""
 	if t, ok := tieringJar(jars); ok {
 		tiering = "$FLINK_HOME/" + t.Path()
@@ -130,7 +135,66 @@ run_sql() {
 	return "$status"
 }
 
+# lake_tables: create the lake tables of sql/flink/lake_tables.sql that their
+# catalogs lack. Fluss refuses CREATE TABLE IF NOT EXISTS once a table's
+# Paimon table holds data, so existing tables must not be created again.
+# The catalogs themselves are asked (SHOW TABLES through the SQL client), not
+# a marker file: Fluss keeps its tables in its coordinator's state and the
+# lakes on the warehouse volume, so a marker on one volume can lie about the
+# other (a removed volume, a dropped table); the catalog cannot.
+lake_tables() {
+	[ -n "$LAKE_TABLES" ] || return 0
+	file=$LAB/sql/flink/lake_tables.sql
+	dir=$(mktemp -d)
+	# The catalogs and databases: everything above the first table.
+	awk -v p="$LAKE_MARKER" 'index($0, p) == 1 { exit } { print }' "$file" >"$dir/setup.sql"
+	missing=''
+	for t in $LAKE_TABLES; do
+		db=${t%.*}
+		name=${t##*.}
+		if [ ! -f "$dir/$db.tables" ]; then
+			{
+				cat "$dir/setup.sql"
+				printf 'SHOW TABLES IN %s.\140%s\140;\n' "${db%%.*}" "${db#*.}"
+			} >"$dir/show.sql"
+			if ! run_sql "$dir/show.sql" >"$dir/$db.tables" 2>&1; then
+				cat "$dir/$db.tables" >&2
+				log "cannot list the tables of $db"
+				rm -rf "$dir"
+				return 1
+			fi
+		fi
+		if grep -Eq "^[|] *$name *[|] *\$" "$dir/$db.tables"; then
+			log "lake table $t exists"
+		else
+			missing="$missing $t"
+		fi
+	done
+	if [ -z "$missing" ]; then
+		rm -rf "$dir"
+		return 0
+	fi
+	cp "$dir/setup.sql" "$dir/create.sql"
+	for t in $missing; do
+		# The table's block: from its marker line to the next marker.
+		awk -v p="$LAKE_MARKER" -v m="$LAKE_MARKER$t" 'index($0, p) == 1 { on = ($0 == m) } on { print }' "$file" >>"$dir/create.sql"
+	done
+	log "creating lake tables:$missing"
+	created=0
+	run_sql "$dir/create.sql" || created=$?
+	rm -rf "$dir"
+	return "$created"
+}
+
 submit() {
+	todo=''
+	for job in $STREAMING_JOBS; do
+		active "$job" || todo="$todo $job"
+	done
+	if [ -n "$todo" ] && ! lake_tables; then
+		log "the lake tables could not be created; not submitting$todo"
+		return 1
+	fi
 	for job in $STREAMING_JOBS; do
 		if active "$job"; then
 			log "$job already runs; not submitting it again"
@@ -155,6 +219,10 @@ tiering() {
 		log "the tiering job already runs"
 		return 0
 	fi
+	if ! lake_tables; then
+		log "the lake tables could not be created; not starting $TIERING_JOB"
+		return 1
+	fi
 	log "starting $TIERING_JOB (Fluss -> $LAKE_FORMAT)"
 	"$FLINK_HOME/bin/flink" run -d -Dpipeline.name="$TIERING_JOB" "$TIERING_JAR" \
 		--fluss.bootstrap.servers "$FLUSS_BOOTSTRAP" \
@@ -166,9 +234,18 @@ tiering() {
 
 batch_loop() {
 	touch /tmp/batch-loop.alive
+	lakes_ready=''
 	while :; do
 		if [ -z "$BATCH_JOBS" ]; then
 			log "no bounded job is available in this stack"
+		fi
+		# The bounded jobs read lake tables; once they exist they stay.
+		if [ -z "$lakes_ready" ] && [ -n "$BATCH_JOBS" ]; then
+			if lake_tables; then
+				lakes_ready=1
+			else
+				log "the lake tables could not be created; the jobs below will say why they fail"
+			fi
 		fi
 		for job in $BATCH_JOBS; do
 			log "running $job"
@@ -192,11 +269,12 @@ run-sql)
 	}
 	run_sql "$2"
 	;;
+lake-tables) lake_tables ;;
 submit) submit ;;
 tiering) tiering ;;
 batch-loop) batch_loop ;;
 *)
-	echo "usage: flink-jobs.sh run-sql FILE | submit | tiering | batch-loop" >&2
+	echo "usage: flink-jobs.sh run-sql FILE | lake-tables | submit | tiering | batch-loop" >&2
 	exit 2
 	;;
 esac

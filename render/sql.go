@@ -217,6 +217,16 @@ func clickhouseUsers(l *schemas.Lab) []byte {
         <lab_readonly>
             <readonly>1</readonly>
             <max_execution_time>30</max_execution_time>
+            <!-- clickhouse-go sends max_execution_time with every query
+                 that has a deadline (all of labgen's do); readonly=1 would
+                 refuse that setting (code 164) without this constraint. -->
+            <constraints>
+                <max_execution_time>
+                    <min>1</min>
+                    <max>600</max>
+                    <changeable_in_readonly/>
+                </max_execution_time>
+            </constraints>
         </lab_readonly>
     </profiles>
     <users>

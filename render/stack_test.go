@@ -766,8 +766,24 @@ func TestFlinkJobsScript(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// sql-client.sh -f FILE: keep the file, "start" the job it names.
-	write(filepath.Join(home, "bin", "sql-client.sh"), `n=$(ls "$STATE" | grep -c '^submitted-')
+	// sql-client.sh -f FILE: a job's script is kept and its job "started";
+	// SHOW TABLES lists the lake tables created so far, as the SQL client
+	// prints them; a CREATE TABLE script is kept and its tables "created".
+	write(filepath.Join(home, "bin", "sql-client.sh"), `if grep -q '^SHOW TABLES IN ' "$2"; then
+	db=$(sed -n 's/^SHOW TABLES IN \([^.]*\)\..\(.*\).;$/\1.\2/p' "$2")
+	echo '+----------------+'
+	echo '|     table name |'
+	echo '+----------------+'
+	[ -f "$STATE/tables" ] && sed -n "s/^$db\.\(.*\)/| \1 |/p" "$STATE/tables"
+	exit 0
+fi
+if grep -q '^CREATE TABLE' "$2"; then
+	n=$(ls "$STATE" | grep -c '^created-')
+	cp "$2" "$STATE/created-$n.sql"
+	sed -n 's/^-- lake table: //p' "$2" >>"$STATE/tables"
+	exit 0
+fi
+n=$(ls "$STATE" | grep -c '^submitted-')
 cp "$2" "$STATE/submitted-$n.sql"
 sed -n "s/^SET 'pipeline.name' = '\(.*\)';$/\1/p" "$2" >>"$STATE/running"
 `)
@@ -807,6 +823,24 @@ printf ']}\n'
 	}
 	if !bytes.Contains(sub, []byte("SET 'pipeline.name' = 'order_wide';")) {
 		t.Errorf("submit ran another job than order_wide")
+	}
+	// The lake tables were created once, before the job, each under its
+	// catalog and database.
+	created := readFile(t, filepath.Join(state, "created-0.sql"))
+	for _, want := range []string{"CREATE CATALOG fluss_catalog", "CREATE DATABASE IF NOT EXISTS fluss_catalog.`lab`",
+		"CREATE TABLE IF NOT EXISTS fluss_catalog.`lab`.`dwd_order_wide`", "CREATE TABLE IF NOT EXISTS iceberg_catalog.`lab`.`dwd_order_wide`"} {
+		if !strings.Contains(created, want) {
+			t.Errorf("the lake tables' script lacks %q:\n%s", want, created)
+		}
+	}
+	if bytes.Contains(sub, []byte("CREATE TABLE IF NOT EXISTS fluss_catalog")) {
+		t.Errorf("the job's script creates a lake table; only lake_tables.sql may")
+	}
+	if out, err := run("lake-tables"); err != nil || !strings.Contains(out, "lake table fluss_catalog.lab.dwd_order_wide exists") {
+		t.Errorf("lake-tables with the tables there: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(state, "created-1.sql")); err == nil {
+		t.Errorf("lake tables that exist were created again:\n%s", readFile(t, filepath.Join(state, "created-1.sql")))
 	}
 	if out, err := run("submit"); err != nil || !strings.Contains(out, "order_wide already runs") {
 		t.Errorf("a second submit should leave the running job alone: %v\n%s", err, out)

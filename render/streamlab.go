@@ -226,6 +226,11 @@ has_files() {
 
 	// batch
 	b.WriteString("\nbatch() {\n")
+	lakes := s.Flink != nil && len(lakeTables(l)) > 0 && len(availableJobs(l, schemas.ModeBatch)) > 0
+	if lakes {
+		// The bounded jobs read lake tables, which are created once.
+		b.WriteString("	lake_tables\n")
+	}
 	batchJobs := 0
 	for _, j := range l.Jobs {
 		if j.Mode != schemas.ModeBatch {
@@ -255,6 +260,19 @@ has_files() {
 	fi
 }
 `)
+	if lakes {
+		b.WriteString(`
+# lake_tables: create the lake tables their catalogs lack (in the jobmanager,
+# as the flink user), before any bounded job reads them.
+lake_tables() {
+	if dc exec -T --user flink jobmanager sh ` + LabMount + `/scripts/flink-jobs.sh lake-tables; then
+		info "the lake tables exist"
+	else
+		fail "the lake tables could not be created (see the output above)"
+	fi
+}
+`)
+	}
 	if batchJobs > 0 {
 		b.WriteString(`
 # run_batch JOB TABLE EXPR: run a bounded job in the jobmanager's SQL client

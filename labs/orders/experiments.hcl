@@ -78,6 +78,11 @@ experiment "trace_one_order" {
       LEFT JOIN payments p ON o.order_id = p.order_id
       WHERE o.order_id = ${step.pick.order_id}
     SQL
+
+    expect {
+      condition = length(result.rows) > 0
+      message   = "The order ClickHouse serves is in MySQL."
+    }
   }
 
   step "kafka" {
@@ -86,6 +91,11 @@ experiment "trace_one_order" {
     kafka = {
       topic = "dwd-order-wide"
       key   = jsonencode({ order_id = step.pick.order_id })
+    }
+
+    expect {
+      condition = length([for m in result.messages : m if !m.tombstone]) > 0
+      message   = "The order's key is in dwd-order-wide, with at least one version."
     }
   }
 
@@ -113,58 +123,89 @@ experiment "delayed_payment" {
   number   = 3
   title    = "Watch a delayed payment update a join"
   question = "How can a joined row exist before its payment?"
-  intro    = "Find a new order that has no payment yet, look at its joined row, then wait for the payment and look again."
-  record   = ["the selected order ID", "the payment status before and after", "how long the payment took, if it came"]
+  intro    = <<-EOT
+    Take the newest orders that have no payment yet, look at their joined
+    rows, then wait until one of them is paid and look at its joined row
+    again. Following several orders at once is the runbook's "if you miss
+    the transition, select another new order" done in advance: some orders
+    are never paid.
+  EOT
+  record   = ["the orders followed", "the order paid first and its payment status before and after", "how long the payment took to reach ClickHouse"]
+
+  step "orders" {
+    title = "Latest orders and their payments in MySQL"
+    text  = "The newest orders with their payment, if any: new orders have none yet."
+    query = preset.latest_orders_with_payment
+  }
 
   step "pending" {
-    title = "Find a new order without a payment"
-    query = preset.latest_orders_with_payment
+    title = "Pick the newest orders without a payment"
+    query = preset.unpaid_orders
     capture = {
-      order_id = [for r in result.rows : r.order_id if r.payment_status == null][0]
+      order_ids = join(", ", [for r in result.rows : tostring(r.order_id)])
+      order_id  = result.rows[0].order_id
     }
   }
 
   step "serving_before" {
-    title  = "Its joined row in ClickHouse"
+    title  = "Their joined rows in ClickHouse"
+    text   = "A joined row exists before its payment: the left join pads the missing side, and the job writes PENDING. An order created moments ago may not have reached ClickHouse yet."
     engine = "clickhouse"
-    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.pending.order_id}"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id IN (${step.pending.order_ids}) ORDER BY order_id"
 
     expect {
-      condition = length(result.rows) == 0 || result.rows[0].payment_status == "PENDING"
-      message   = "Before its payment, the joined row says PENDING (or has not arrived yet)."
+      condition = length([for r in result.rows : r if r.payment_status != "PENDING"]) == 0
+      message   = "Before their payments, the joined rows say PENDING (or have not arrived yet)."
     }
   }
 
   step "payment" {
-    title  = "Its payment in MySQL"
+    title  = "Their payments in MySQL"
     engine = "mysql"
-    sql    = "SELECT payment_id, order_id, payment_status, paid_at FROM payments WHERE order_id = ${step.pending.order_id}"
+    sql    = "SELECT payment_id, order_id, payment_status, paid_at FROM payments WHERE order_id IN (${step.pending.order_ids}) ORDER BY updated_at, payment_id LIMIT 1"
   }
 
   step "wait_for_payment" {
-    title = "Refresh until the payment arrives"
-    text  = "The producer schedules most payments after a random delay; some never come. A timeout here is a result, not an error of the lab."
+    title = "Refresh until one of them is paid"
+    text  = "The producer schedules most payments after a random delay (PAID or FAILED); some orders are never paid. A timeout here is a result, not an error of the lab."
     wait = {
       rerun    = step.payment
       until    = length(result.rows) > 0
-      interval = "5s"
+      interval = "2s"
       timeout  = "5m"
+    }
+    capture = {
+      order_id       = result.rows[0].order_id
+      payment_status = result.rows[0].payment_status
     }
   }
 
   step "serving_after" {
-    title  = "The joined row again"
+    title  = "The paid order's joined row"
     engine = "clickhouse"
-    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.pending.order_id}"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.wait_for_payment.order_id}"
+  }
+
+  # The payment reaches ClickHouse seconds after MySQL (CDC, the Flink join,
+  # Kafka, ClickHouse's Kafka engine): wait on the layer the step reads.
+  step "wait_for_join" {
+    title = "Refresh the joined row until the payment reaches it"
+    text  = "The payment travels from MySQL through CDC, the Flink join, Kafka and ClickHouse's Kafka engine, which takes seconds. The time this step took is that propagation delay as seen from here (the payment reached MySQL at most 2 s before the previous wait ended)."
+    wait = {
+      rerun    = step.serving_after
+      until    = length(result.rows) > 0 && result.rows[0].payment_status != "PENDING"
+      interval = "1s"
+      timeout  = "2m"
+    }
 
     expect {
-      condition = length(result.rows) > 0 && result.rows[0].payment_status != "PENDING"
-      message   = "After its payment, the joined row carries PAID or FAILED."
+      condition = length(result.rows) > 0 && result.rows[0].payment_status == step.wait_for_payment.payment_status
+      message   = "After its payment, the joined row carries the payment's status (PAID or FAILED)."
     }
   }
 
   step "if_missed" {
-    note = "If the payment never arrived or you missed the transition, choose another new order and repeat. Do not conclude that every order becomes PAID: some fail and some are never paid."
+    note = "If no payment arrived in time, run the experiment again: do not conclude that every order becomes PAID. Some fail and some are never paid."
   }
 
   expected       = "At first MySQL has no payment row and the joined row says PENDING. The producer schedules a later payment that may be PAID or FAILED. The configured delay is an input of the generator, not a guaranteed end-to-end latency."
@@ -265,11 +306,24 @@ experiment "worker_recovery" {
   record   = ["the job state and completed checkpoints before", "the state while the TaskManager is stopped", "restarts and the state after", "smoke and batch results", "the orders recorded in experiments 02 and 03"]
   needs    = [job.order_wide]
 
-  step "before" {
-    title = "The job and its checkpoints before"
+  step "job_before" {
+    title = "The job and its checkpoints"
     flink = {
       job  = job.order_wide
       show = ["state", "checkpoints", "restarts"]
+    }
+  }
+
+  # A job submitted moments ago (labgen run --experiment 6 on a fresh lab)
+  # completes its first checkpoint only after one interval.
+  step "before" {
+    title = "Wait for a completed checkpoint before"
+    text  = "The job completes a checkpoint every interval; one must be there before the worker is stopped."
+    wait = {
+      rerun    = step.job_before
+      until    = result.state == "RUNNING" && result.checkpoints.completed > 0
+      interval = "5s"
+      timeout  = "2m"
     }
     capture = {
       checkpoints = result.checkpoints.completed
@@ -316,11 +370,24 @@ experiment "worker_recovery" {
     }
   }
 
-  step "after" {
+  step "job_after" {
     title = "Checkpoints and restarts after"
     flink = {
       job  = job.order_wide
       show = ["state", "checkpoints", "restarts"]
+    }
+  }
+
+  # The first checkpoint after the recovery completes up to one interval
+  # (and a CDC source's catch-up) after the tasks run again.
+  step "after" {
+    title = "Wait for a new checkpoint"
+    text  = "A running job is not yet a checkpointing one: wait for the first checkpoint completed after the recovery."
+    wait = {
+      rerun    = step.job_after
+      until    = result.checkpoints.completed > step.before.checkpoints
+      interval = "5s"
+      timeout  = "2m"
     }
 
     expect {
@@ -342,7 +409,7 @@ experiment "worker_recovery" {
   step "revisit" {
     title  = "Revisit the recorded orders"
     engine = "clickhouse"
-    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id IN (${experiment.trace_one_order.pick.order_id}, ${experiment.delayed_payment.pending.order_id}) ORDER BY order_id"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id IN (${experiment.trace_one_order.pick.order_id}, ${try(experiment.delayed_payment.wait_for_payment.order_id, experiment.delayed_payment.pending.order_id)}) ORDER BY order_id"
   }
 
   expected       = "The configured restart strategy tries to recover the job. A task failure inside a running session is not the same as recreating the whole cluster. This lab runs no JobManager high availability, and keeping Docker volumes does not by itself prove that a reopened job resumes from its last checkpoint."

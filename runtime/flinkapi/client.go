@@ -76,6 +76,41 @@ func ExceptionChain(s string) string {
 	return strings.Join(out, "\n")
 }
 
+// RootCause is the innermost "Caused by:" of a Java exception text as Flink
+// sends it (the SQL gateway's and the REST API's errors, a job's root
+// exception), with every line of its message and without stack frames:
+// what went wrong, below Flink's wrappers (SqlGatewayException, "Failed to
+// execute the operation", "Recovery is suppressed"). A text without a
+// "Caused by:" is its own root cause.
+func RootCause(s string) string {
+	lines := strings.Split(ExceptionChain(s), "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "Caused by: ") {
+			at = i
+		}
+	}
+	if at < 0 {
+		return strings.TrimSpace(strings.Join(lines, "\n"))
+	}
+	lines[at] = strings.TrimPrefix(strings.TrimSpace(lines[at]), "Caused by: ")
+	return strings.TrimSpace(strings.Join(lines[at:], "\n"))
+}
+
+// Failure shows a Java exception text for a record: its root cause first
+// (what a reader needs), then the whole chain without stack frames, unless
+// the chain is the root cause alone.
+func Failure(s string) string {
+	root, chain := RootCause(s), strings.TrimSpace(ExceptionChain(s))
+	if root == chain {
+		return root
+	}
+	return root + "\n\nException chain (stack frames left out):\n" + chain
+}
+
+// RootCause is the innermost cause of the error Flink answered.
+func (e *Error) RootCause() string { return RootCause(e.Message) }
+
 func (c *Client) do(ctx context.Context, method, base, path string, body, out any) error {
 	if base == "" {
 		return fmt.Errorf("no Flink URL for %s", path)

@@ -2,6 +2,7 @@ package flinkapi
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -133,6 +134,16 @@ func TestFailingJob(t *testing.T) {
 	if !strings.Contains(st.Exceptions[0].Task, "Source: numbers") {
 		t.Fatalf("exception task: %q", st.Exceptions[0].Task)
 	}
+	// Why the job failed: the root exception's innermost cause first, then
+	// the chain under "Recovery is suppressed".
+	why, err := c.RootException(ctx(t), run.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(why, "java.lang.ArithmeticException: / by zero\n") ||
+		!strings.Contains(why, "org.apache.flink.runtime.JobException: Recovery is suppressed") || strings.Contains(why, "\tat ") {
+		t.Errorf("root exception:\n%s", why)
+	}
 }
 
 func TestQueryRows(t *testing.T) {
@@ -171,9 +182,32 @@ func TestErrorsVerbatim(t *testing.T) {
 	if strings.Contains(msg, "\tat ") || strings.Contains(msg, "more\n") {
 		t.Errorf("error keeps stack frames:\n%s", msg)
 	}
+	// The gateway's answer nests five "Caused by:" under its own wrappers
+	// (SqlGatewayException twice, "Failed to execute the operation"); the
+	// innermost one says what went wrong, and leads the error.
+	const root = "org.apache.calcite.sql.validate.SqlValidatorException: Object 'no_such_table' not found"
+	var se *StatementError
+	if !errors.As(err, &se) || se.RootCause() != root {
+		t.Errorf("root cause: got %q, want %q", se.RootCause(), root)
+	}
+	if first, _, _ := strings.Cut(msg, "\n"); first != "statement 1 failed: "+root {
+		t.Errorf("the error does not lead with the root cause: %q", first)
+	}
 	_, err = c.Job(ctx(t), "00000000000000000000000000000000")
 	if !NotFound(err) || !strings.Contains(err.Error(), "Job 00000000000000000000000000000000 not found") {
 		t.Fatalf("unknown job: %v", err)
+	}
+}
+
+func TestRootCause(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"java.lang.RuntimeException: outer\n\tat a.b(C.java:1)\nCaused by: java.io.IOException: middle\n\t... 3 more\nCaused by: org.x.Y: the table is not empty\nsecond line of it\n\tat d.e(F.java:2)\n",
+			"org.x.Y: the table is not empty\nsecond line of it"},
+		{"Job 0 not found", "Job 0 not found"},
+	} {
+		if got := RootCause(c.in); got != c.want {
+			t.Errorf("RootCause(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 

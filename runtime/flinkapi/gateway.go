@@ -292,13 +292,25 @@ type StatementError struct {
 	Err       error
 }
 
+// Error leads with the root cause of Flink's exception chain, in full: the
+// gateway wraps every failure in SqlGatewayException and "Failed to
+// execute the operation", which say nothing of what went wrong.
 func (e *StatementError) Error() string {
 	msg := e.Err.Error()
 	var fe *Error
 	if errors.As(e.Err, &fe) {
-		msg = fe.Message
+		msg = Failure(fe.Message)
 	}
 	return fmt.Sprintf("statement %d failed: %s", e.Index+1, msg)
+}
+
+// RootCause is the innermost cause of the statement's failure.
+func (e *StatementError) RootCause() string {
+	var fe *Error
+	if errors.As(e.Err, &fe) {
+		return fe.RootCause()
+	}
+	return e.Err.Error()
 }
 
 func (e *StatementError) Unwrap() error { return e.Err }

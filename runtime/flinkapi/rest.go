@@ -198,6 +198,27 @@ func (c *Client) Exceptions(ctx context.Context, id string, max int) (*Exception
 	return &e, nil
 }
 
+// RootException is why a job failed, as Failure shows it: the root
+// exception of /jobs/{id}/exceptions (else the newest entry of its
+// history); "" when the job has none.
+func (c *Client) RootException(ctx context.Context, id string) (string, error) {
+	ex, err := c.Exceptions(ctx, id, DefaultMaxExceptions)
+	if err != nil {
+		return "", err
+	}
+	text := ""
+	if ex.RootException != nil {
+		text = *ex.RootException
+	}
+	if strings.TrimSpace(text) == "" && len(ex.History.Entries) > 0 {
+		text = ex.History.Entries[0].Stack
+	}
+	if strings.TrimSpace(text) == "" {
+		return "", nil
+	}
+	return Failure(text), nil
+}
+
 // JobMetrics fetches named job metrics; a metric Flink does not know is
 // missing from the map.
 func (c *Client) JobMetrics(ctx context.Context, id string, names ...string) (map[string]string, error) {

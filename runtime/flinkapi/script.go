@@ -95,3 +95,24 @@ func Statements(script string) []string {
 	}
 	return out
 }
+
+var createTableRe = regexp.MustCompile("(?is)^\\s*CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(" + identRe + ")\\s*\\.\\s*(" + identRe + ")\\s*\\.\\s*(" + identRe + ")")
+
+const identRe = "`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_$]*"
+
+func unquoteIdent(s string) string {
+	if strings.HasPrefix(s, "`") {
+		return strings.ReplaceAll(s[1:len(s)-1], "``", "`")
+	}
+	return s
+}
+
+// CreatedTable tells whether a statement is a CREATE TABLE of a table named
+// catalog.database.table, and which.
+func CreatedTable(statement string) (catalog, database, table string, ok bool) {
+	m := createTableRe.FindStringSubmatch(stripComments(statement))
+	if m == nil {
+		return "", "", "", false
+	}
+	return unquoteIdent(m[1]), unquoteIdent(m[2]), unquoteIdent(m[3]), true
+}

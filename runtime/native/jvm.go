@@ -21,37 +21,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/schemas"
 )
-
-// FlinkJava17Opts is env.java.opts.all of Flink 1.20's stock configuration
-// (apache/flink flink-dist/src/main/resources/config.yaml, "required for
-// Java 17 support"). In 1.20.1 every env.java.opts.* defaults to empty, so
-// a configuration replacing the stock one must carry it: without it the
-// Iceberg writer fails at each checkpoint and Arrow (Fluss's log format,
-// in the Flink jobs and in the Fluss servers) cannot read java.nio buffers.
-var FlinkJava17Opts = []string{
-	"--add-exports=java.base/sun.net.util=ALL-UNNAMED",
-	"--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-	"--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
-	"--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-	"--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
-	"--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
-	"--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
-	"--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-	"--add-opens=java.base/java.lang=ALL-UNNAMED",
-	"--add-opens=java.base/java.net=ALL-UNNAMED",
-	"--add-opens=java.base/java.io=ALL-UNNAMED",
-	"--add-opens=java.base/java.nio=ALL-UNNAMED",
-	"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-	"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-	"--add-opens=java.base/java.text=ALL-UNNAMED",
-	"--add-opens=java.base/java.time=ALL-UNNAMED",
-	"--add-opens=java.base/java.util=ALL-UNNAMED",
-	"--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-	"--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-	"--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED",
-}
 
 // Heap sizes of the JVMs whose memory Flink does not compute: small, so the
 // whole stack fits in about 3.5 GB of RSS on a 2-core machine.
@@ -293,7 +265,7 @@ func flussService(lay Layout, cp *Classpaths, p Ports, tablet bool) Service {
 	conf := lay.Conf(name)
 	plugins := filepath.Join(conf, "plugins")
 	argv := append([]string{"java"}, smallJVM(flussHeap)...)
-	argv = append(argv, FlinkJava17Opts...)
+	argv = append(argv, render.FlinkJava17Opts...)
 	argv = append(argv, "-Dlog4j.configurationFile="+cp.Log4j, "-Dlog4j2.configurationFile="+cp.Log4j,
 		"-cp", classpathArg(cp.Fluss), main, "--configDir", conf)
 	pluginJars := cp.FlussPaimonPlugin
@@ -398,7 +370,7 @@ func FlinkConfig(rendered []byte, lay Layout, p Ports) []byte {
 		}
 	}
 	if !hasJavaOpts {
-		fmt.Fprintf(&b, "env.java.opts.all: %s\n", strings.Join(FlinkJava17Opts, " "))
+		fmt.Fprintf(&b, "env.java.opts.all: %s\n", strings.Join(render.FlinkJava17Opts, " "))
 	}
 	return []byte(b.String())
 }
@@ -442,7 +414,7 @@ func FlinkResourceParams(ctx context.Context, cp *Classpaths, config []byte, wha
 // the Java 17 options and logging.
 func flinkJVM(cp *Classpaths, lay Layout, name string, mem []string) []string {
 	argv := append([]string{"java"}, mem...)
-	argv = append(argv, FlinkJava17Opts...)
+	argv = append(argv, render.FlinkJava17Opts...)
 	return append(argv, "-Dlog.file="+lay.Log(name),
 		"-Dlog4j.configuration="+cp.Log4j, "-Dlog4j.configurationFile="+cp.Log4j,
 		"-cp", classpathArg(cp.Flink))

@@ -66,7 +66,22 @@ func Markdown(r *Record) []byte {
 		imgs = append(imgs, fmt.Sprintf("%s `%s`", i.Component, i.Image))
 	}
 	if len(imgs) > 0 {
-		head = append(head, []string{"Images", strings.Join(imgs, ", ")})
+		label := "Images"
+		if r.Stack != nil && r.Stack.Face == "native" {
+			label = "Images (of the compose stack; not run here)"
+		}
+		head = append(head, []string{label, strings.Join(imgs, ", ")})
+	}
+	if r.Stack != nil {
+		switch r.Stack.Face {
+		case "native":
+			head = append(head, []string{"Stack", "native: every service a local process, no Docker (labgen up --native)"})
+		default:
+			head = append(head, []string{"Stack", r.Stack.Face})
+		}
+		for _, s := range r.Stack.StandIns {
+			head = append(head, []string{"Stand-in", s})
+		}
 	}
 	for _, j := range r.Jobs {
 		v := j.How
@@ -86,6 +101,13 @@ func Markdown(r *Record) []byte {
 		lim.MaxRows, bytesText(lim.MaxBytes), maxCell(lim), lim.StepTimeout)})
 	writeTable(w, []string{"", ""}, head, 0)
 	fmt.Fprintln(w)
+	// The head shows a job's error on one line; its cause is often further
+	// down, so each error follows in full.
+	for _, j := range r.Jobs {
+		if j.Error != "" && strings.Contains(j.Error, "\n") {
+			fmt.Fprintf(w, "Flink job `%s` (%s):\n\n```\n%s\n```\n\n", j.Name, j.How, strings.TrimRight(j.Error, "\n"))
+		}
+	}
 
 	c := r.Count()
 	fmt.Fprintf(w, "**%s**\n", c.Summary())

@@ -173,11 +173,55 @@ func TestFailedSubmissionAndMissingDocker(t *testing.T) {
 	if j.How != "failed" || !strings.Contains(j.Error, "Object 'no_such_table' not found") {
 		t.Errorf("job: %+v", j)
 	}
+	// The head's one line leads with the root cause; the error follows in full.
+	md := string(record.Markdown(rec))
+	for _, want := range []string{"| failed: statement 1 failed: org.apache.calcite.sql.validate.SqlValidatorException: Object 'no_such_table' not found",
+		"Flink job `broken` (failed):\n\n```\nstatement 1 failed:"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("record.md lacks %q:\n%s", want, md)
+		}
+	}
 	s := rec.Experiments[0].Steps[0]
 	if s.Status != record.StatusError || !strings.HasPrefix(s.Error, "Docker is needed") {
 		t.Errorf("compose step: %+v", s)
 	}
 	if !rec.Failed() {
 		t.Error("the record does not count the failures")
+	}
+}
+
+// TestBatchFailureCarriesRootCause: a bounded job whose statement the
+// gateway rejects (answers recorded from Flink 1.20.1, whose error nests
+// five "Caused by:") fails its step with the innermost cause, in full, in
+// record.json and record.md; the job table's cell is cut, the error not.
+func TestBatchFailureCarriesRootCause(t *testing.T) {
+	srv := flinktest.Replay(t, "flink-1.20.1/errors.json")
+	l := &schemas.Lab{Name: "broken", Seed: 1, Stack: &schemas.Stack{Flink: &schemas.Flink{}},
+		Jobs: []*schemas.Job{{Name: "broken", Mode: schemas.ModeBatch}},
+		Experiments: []*schemas.Experiment{{Name: "e", Number: 1, Title: "E", Steps: []*schemas.Step{
+			{Name: "batch", Kind: schemas.StepLab, Lab: &schemas.LabStep{Action: "batch"}},
+		}}},
+	}
+	lab := labdirtest.Load(t, l, map[string]string{"sql/flink/broken.sql": "SELECT * FROM no_such_table;\n"})
+	r, err := New(Options{Lab: lab, Endpoints: labdir.Endpoints{Flink: srv.REST, Gateway: srv.Gateway}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const root = "org.apache.calcite.sql.validate.SqlValidatorException: Object 'no_such_table' not found"
+	s := rec.Experiments[0].Steps[0]
+	want := "1 of 1 bounded jobs failed:\n\nbroken: statement 1 failed: " + root + "\n"
+	if s.Status != record.StatusError || !strings.HasPrefix(s.Error, want) {
+		t.Fatalf("step error does not lead with the root cause:\n%s", s.Error)
+	}
+	md := string(record.Markdown(rec))
+	if !strings.Contains(md, "Error:\n\n```\n"+want) {
+		t.Errorf("record.md does not show the root cause in full:\n%s", md)
+	}
+	if !strings.Contains(md, "Caused by: org.apache.flink.table.api.ValidationException: SQL validation failed.") {
+		t.Errorf("record.md lacks the exception chain:\n%s", md)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,6 +69,101 @@ func (r *Runner) jobID(ctx context.Context, job string) (string, error) {
 	return "", fmt.Errorf("no Flink job named %s on the cluster; jobs there: %s", name, strings.Join(there, ", "))
 }
 
+// lakeTablesFile is where a rendered lab keeps the DDL of its lake tables
+// (render.LakeTablesFile).
+const lakeTablesFile = "lake_tables.sql"
+
+// ensureLakeTables creates the lake tables of sql/flink/lake_tables.sql that
+// their catalogs lack, in one gateway session: the catalogs and databases
+// first, then SHOW TABLES of each database, then the missing CREATE TABLEs.
+// Job scripts only name lake tables, because Fluss refuses CREATE TABLE IF
+// NOT EXISTS once a table's Paimon table holds data. A lab without the file
+// (no lake store) needs nothing. It returns the tables it created.
+func (r *Runner) ensureLakeTables(ctx context.Context) ([]string, error) {
+	b, err := os.ReadFile(r.opt.Lab.FacePath("sql/flink/" + lakeTablesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	filled, missing := flinkapi.Substitute(string(b), r.opt.Lab.Env)
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("sql/flink/%s uses %s, which .env does not set", lakeTablesFile, strings.Join(missing, ", "))
+	}
+	type table struct {
+		index           int
+		name, statement string
+	}
+	var tables []table
+	var databases []string
+	s, err := r.flink.OpenSession(ctx, "labgen lake tables", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = s.Close(cctx)
+	}()
+	failed := func(i int, st string, err error) error {
+		return fmt.Errorf("sql/flink/%s: %w", lakeTablesFile, &flinkapi.StatementError{Index: i, Statement: st, Err: err})
+	}
+	for i, st := range flinkapi.Statements(filled) {
+		if cat, db, name, ok := flinkapi.CreatedTable(st); ok {
+			tables = append(tables, table{i, cat + "." + db + "." + name, st})
+			if d := cat + ".`" + strings.ReplaceAll(db, "`", "``") + "`"; !slices.Contains(databases, d) {
+				databases = append(databases, d)
+			}
+			continue
+		}
+		// The catalogs and databases the tables live in.
+		if _, err := s.Execute(ctx, st, 0); err != nil {
+			return nil, failed(i, st, err)
+		}
+	}
+	have := map[string]bool{}
+	for _, d := range databases {
+		res, err := s.Execute(ctx, "SHOW TABLES IN "+d, 0)
+		if err != nil {
+			return nil, fmt.Errorf("listing the lake tables: %w", &flinkapi.StatementError{Statement: "SHOW TABLES IN " + d, Err: err})
+		}
+		cat, _, _ := strings.Cut(d, ".")
+		db := strings.ReplaceAll(strings.Trim(strings.TrimPrefix(d, cat+"."), "`"), "``", "`")
+		for _, row := range res.Rows {
+			if len(row) > 0 {
+				if name, ok := row[0].(string); ok {
+					have[cat+"."+db+"."+name] = true
+				}
+			}
+		}
+	}
+	var created []string
+	for _, t := range tables {
+		if have[t.name] {
+			continue
+		}
+		if _, err := s.Execute(ctx, t.statement, 0); err != nil {
+			return created, failed(t.index, t.statement, err)
+		}
+		created = append(created, t.name)
+	}
+	return created, nil
+}
+
+// usesLakes tells whether a job reads or writes a lake table.
+func (r *Runner) usesLakes(j *schemas.Job) bool {
+	for _, use := range j.Uses {
+		if kind, _, _ := strings.Cut(use, ":"); kind == schemas.StoreFluss || kind == schemas.StoreIceberg {
+			return true
+		}
+	}
+	if t := r.lab.Table(j.Writes); t != nil {
+		return t.Store(schemas.StoreFluss) != nil || t.Store(schemas.StoreIceberg) != nil
+	}
+	return false
+}
+
 // submitJobs makes sure every available streaming job runs: a job found
 // running is recorded with its ID, one that is not is submitted through
 // the SQL gateway. Failures are recorded with Flink's words.
@@ -82,6 +179,10 @@ func (r *Runner) submitJobs(ctx context.Context) {
 	} else {
 		listErr = errors.New("no Flink REST URL")
 	}
+	// The lake tables are created, where missing, before the first job
+	// that needs them is submitted.
+	lakesDone := false
+	var lakeErr error
 	for _, j := range r.lab.Jobs {
 		if j.Mode != schemas.ModeStreaming {
 			continue
@@ -96,6 +197,21 @@ func (r *Runner) submitJobs(ctx context.Context) {
 			if found, ok := flinkapi.FindJob(listed, r.jobName(j.Name)); ok && flinkapi.Active(found.State) {
 				rj.How, rj.ID = "running", found.ID
 				r.opt.Progress.Info(fmt.Sprintf("Flink job %s runs (%s, %s)", j.Name, found.ID, found.State))
+				break
+			}
+			if r.usesLakes(j) && !lakesDone {
+				lakesDone = true
+				lctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+				created, err := r.ensureLakeTables(lctx)
+				cancel()
+				lakeErr = err
+				if len(created) > 0 {
+					r.opt.Progress.Info("created the missing lake tables " + strings.Join(created, ", "))
+				}
+			}
+			if lakeErr != nil && r.usesLakes(j) {
+				rj.How, rj.Error = "failed", r.masker.MaskString("the lake tables it uses could not be created: "+lakeErr.Error())
+				r.opt.Progress.Info("Flink job " + j.Name + " was not submitted: " + firstLineOf(rj.Error))
 				break
 			}
 			r.opt.Progress.Info("submitting Flink job " + j.Name + " through the SQL gateway")
@@ -262,6 +378,9 @@ func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
 					}
 					detail := st.State + " (" + id + ")"
 					if st.State != "RUNNING" {
+						if why, err := r.flink.RootException(ctx, id); err == nil && why != "" {
+							return detail, fmt.Errorf("job %s is %s: %s", id, st.State, why)
+						}
 						return detail, fmt.Errorf("job %s is %s", id, st.State)
 					}
 					// A job reports RUNNING while its tasks wait for slots
@@ -288,31 +407,40 @@ func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
 	}
 	t := record.Table{Columns: []string{"check", "result", "detail"}}
 	var vals []cty.Value
+	var failures []string
 	failed := 0
 	for _, c := range checks {
 		res := "pass"
 		if !c.passed {
 			res = "FAIL"
 			failed++
+			failures = append(failures, c.name+": "+c.detail)
 		}
 		t.Rows = append(t.Rows, []string{c.name, res, c.detail})
 		vals = append(vals, cty.ObjectVal(map[string]cty.Value{
 			"name": cty.StringVal(c.name), "passed": cty.BoolVal(c.passed), "detail": cty.StringVal(c.detail)}))
 	}
-	return tally(ran, t, "checks", vals, failed, "smoke checks")
+	return tally(ran, t, "checks", vals, failed, "smoke checks", failures)
 }
 
 // tally is the outcome of a lab step that runs a list of things (smoke
 // checks, bounded jobs), one value and table row each: the step's value is
 // {passed, <list>, failed}, its counts "<list>" and "failed <list>", and
 // it fails when any of them failed.
-func tally(ran *record.Ran, t record.Table, list string, vals []cty.Value, failed int, what string) outcome {
+//
+// failures are what failed, each in full: the table cuts its cells, the
+// step's error must not.
+func tally(ran *record.Ran, t record.Table, list string, vals []cty.Value, failed int, what string, failures []string) outcome {
 	v := cty.ObjectVal(map[string]cty.Value{"passed": cty.BoolVal(failed == 0), list: cty.TupleVal(vals),
 		"failed": cty.NumberIntVal(int64(failed))})
 	out := outcome{ran: ran, value: v, output: &record.Output{Tables: []record.Table{t}},
 		counts: map[string]int64{list: int64(len(vals)), "failed " + list: int64(failed)}}
 	if failed > 0 {
-		out.err = fmt.Errorf("%d of %d %s failed", failed, len(vals), what)
+		msg := fmt.Sprintf("%d of %d %s failed", failed, len(vals), what)
+		if len(failures) > 0 {
+			msg += ":\n\n" + strings.Join(failures, "\n\n")
+		}
+		out.err = errors.New(msg)
 	}
 	return out
 }
@@ -345,9 +473,15 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 	if r.flink == nil || r.opt.Endpoints.Gateway == "" {
 		return outcome{ran: ran, err: errors.New("no Flink SQL gateway: the lab's stack has no flink and --gateway was not given")}
 	}
+	// The bounded jobs read lake tables; create those missing first.
+	created, err := r.ensureLakeTables(ctx)
+	if err != nil {
+		ran.Detail = "Creating the missing lake tables (sql/flink/" + lakeTablesFile + ") before the bounded jobs failed; no bounded job ran."
+		return outcome{ran: ran, err: err}
+	}
 	t := record.Table{Columns: []string{"job", "job id", "state", "took", "result in ClickHouse", "error"}}
 	var vals []cty.Value
-	var names, scripts, waits []string
+	var names, scripts, waits, failures []string
 	failed := 0
 	for _, j := range r.lab.Jobs {
 		if j.Mode != schemas.ModeBatch || j.Unavailable != "" {
@@ -384,7 +518,7 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 				if err == nil {
 					state = st.State
 					if state != "FINISHED" {
-						err = fmt.Errorf("the job ended %s", state)
+						err = r.jobEnded(ctx, id, state)
 					}
 				}
 			}
@@ -401,6 +535,7 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 		if err != nil {
 			failed++
 			errText = r.masker.MaskString(err.Error())
+			failures = append(failures, j.Name+": "+errText)
 		}
 		t.Rows = append(t.Rows, []string{j.Name, id, state, record.Duration(took.Milliseconds()), landed, errText})
 		vals = append(vals, cty.ObjectVal(map[string]cty.Value{
@@ -415,8 +550,25 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 	if len(names) == 0 {
 		ran.Detail = "No bounded job is available in this stack."
 	}
+	if len(created) > 0 {
+		ran.Detail += " First created the missing lake tables " + strings.Join(created, ", ") + " (sql/flink/" + lakeTablesFile + ")."
+	}
 	ran.SQL = strings.Join(scripts, "\n\n")
-	return tally(ran, t, "jobs", vals, failed, "bounded jobs")
+	return tally(ran, t, "jobs", vals, failed, "bounded jobs", failures)
+}
+
+// jobEnded is the error of a job that ended in state instead of FINISHED,
+// with the job's root exception in full (a job that fails after its
+// submission says why only there).
+func (r *Runner) jobEnded(ctx context.Context, id, state string) error {
+	why, err := r.flink.RootException(ctx, id)
+	switch {
+	case err != nil:
+		return fmt.Errorf("the job ended %s; its exceptions could not be read: %w", state, err)
+	case why == "":
+		return fmt.Errorf("the job ended %s", state)
+	}
+	return fmt.Errorf("the job ended %s: %s", state, why)
 }
 
 // resultVersion is where a bounded job's result shows in ClickHouse and

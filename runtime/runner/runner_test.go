@@ -169,7 +169,8 @@ func TestSeedLabExpressions(t *testing.T) {
 	for _, want := range []string{
 		"trace_one_order/source step.pick.order_id",
 		"trace_one_order/kafka step.pick.order_id",
-		"delayed_payment/wait_for_payment step.pending.order_id",
+		"delayed_payment/wait_for_payment step.pending.order_ids",
+		"delayed_payment/wait_for_join step.wait_for_payment.order_id",
 		"worker_recovery/revisit experiment.delayed_payment.pending.order_id",
 	} {
 		if !gated[want] {

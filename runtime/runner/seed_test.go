@@ -164,7 +164,7 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 		os.WriteFile(filepath.Join("testdata", "seed-experiment-03.md"), md, 0o644)
 	}
 	e := rec.Experiment("delayed_payment")
-	if e == nil || len(e.Steps) != 6 {
+	if e == nil || len(e.Steps) != 8 {
 		t.Fatalf("experiment 03:\n%s", md)
 	}
 	steps := map[string]*record.Step{}
@@ -174,14 +174,25 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 			t.Errorf("step %s: %s %s", s.Name, s.Status, s.Error)
 		}
 	}
-	picked := steps["pending"].Captures[0].Display
-	if picked == "" {
-		t.Fatalf("no order picked:\n%s", md)
+	followed := steps["pending"].Captures[0].Display
+	if followed == "" {
+		t.Fatalf("no orders picked:\n%s", md)
 	}
-	if w := steps["wait_for_payment"]; w.Attempts < 1 || !strings.Contains(w.Ran.SQL, "WHERE order_id = "+picked) {
+	if w := steps["wait_for_payment"]; w.Attempts < 1 || !strings.Contains(w.Ran.SQL, "WHERE order_id IN ("+followed+")") {
 		t.Errorf("wait: %+v", w.Ran)
 	}
-	for _, name := range []string{"serving_before", "serving_after"} {
+	paid := steps["wait_for_payment"].Captures[0].Display
+	if paid == "" || !strings.Contains(", "+followed+",", " "+paid+",") {
+		t.Errorf("the order paid first (%s) is not one of those followed (%s)", paid, followed)
+	}
+	// The expectation after the payment waits on the layer it reads.
+	if w := steps["wait_for_join"]; w.Attempts < 1 || !strings.Contains(w.Ran.SQL, "analytics.dwd_order_wide FINAL WHERE order_id = "+paid) {
+		t.Errorf("wait for the join: %+v", w.Ran)
+	}
+	for _, name := range []string{"serving_before", "wait_for_join"} {
+		if len(steps[name].Expectations) == 0 {
+			t.Errorf("%s has no expectation", name)
+		}
 		for _, x := range steps[name].Expectations {
 			if !x.Held {
 				t.Errorf("%s: expectation not held: %s (%s)\n%s", name, x.Message, x.Error, md)
