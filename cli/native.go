@@ -12,8 +12,10 @@ import (
 
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/native"
+	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/runtime/runner"
+	"github.com/labgen/labgen/schemas"
 )
 
 func init() {
@@ -70,8 +72,9 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration) 
 	}
 	start := time.Now()
 	say := func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) }
-	if lay.Running() {
-		say("The native stack of %s is already running; checking its services ...", dir)
+	running := lay.Running()
+	if running {
+		say("The native stack of %s is already running.", dir)
 		// A render since the stack started may have changed the jobs.
 		if _, _, err := native.WriteFace(lab); err != nil {
 			return err
@@ -95,6 +98,9 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration) 
 		say("Starting %d services (logs in %s) ...", len(plan.Services), lay.State+"/logs")
 	}
 	st, err := native.WaitUp(ctx, lay, timeout, func(s native.ServiceStatus) {
+		if running && s.State == native.StateHealthy {
+			return // nothing new to say of it
+		}
 		line := fmt.Sprintf("  %-20s %s", s.Name, s.State)
 		if s.State == native.StateHealthy && s.Healthy != "" {
 			line += " after " + s.Healthy
@@ -107,7 +113,11 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration) 
 	if err != nil {
 		return &exitError{code: ExitRunFailed, msg: err.Error() + "\n(labgen down " + dir + " stops what started)"}
 	}
-	say("All %d services are healthy after %s.", len(st.Services), time.Since(start).Round(time.Second))
+	if running {
+		say("All %d services are healthy.", len(st.Services))
+	} else {
+		say("All %d services are healthy after %s.", len(st.Services), time.Since(start).Round(time.Second))
+	}
 	if err := nativeJobs(ctx, env, lab); err != nil {
 		return &exitError{code: ExitRunFailed, msg: err.Error()}
 	}
@@ -137,7 +147,46 @@ func nativeJobs(ctx context.Context, env *Env, lab *labdir.Lab) error {
 	if len(failed) > 0 {
 		return errors.New("streaming jobs did not start:\n" + strings.Join(failed, "\n"))
 	}
+	for _, j := range jobs {
+		if j.How == "submitted" {
+			firstRows(ctx, env, lab, eps, j.Name, time.Now())
+		}
+	}
 	return nil
+}
+
+// firstRows waits until a just-submitted streaming job's output reaches
+// ClickHouse and says how long that took after the submission: the
+// pipeline's start-up latency, and a sign that data flows end to end.
+func firstRows(ctx context.Context, env *Env, lab *labdir.Lab, eps labdir.Endpoints, job string, submitted time.Time) {
+	j := lab.Lab.Job(job)
+	if j == nil || eps.ClickHouse.Addr == "" {
+		return
+	}
+	t := lab.Lab.Table(j.Writes)
+	if t == nil || t.Store(schemas.StoreClickHouse) == nil || lab.Lab.Stack.ClickHouse == nil {
+		return
+	}
+	table := lab.Lab.Stack.ClickHouse.Database + "." + t.Store(schemas.StoreClickHouse).Name
+	eng, err := query.OpenClickHouse(eps.ClickHouse)
+	if err != nil {
+		return
+	}
+	defer eng.Close()
+	deadline := submitted.Add(3 * time.Minute)
+	fmt.Fprintf(env.Stderr, "  waiting for %s's first rows in ClickHouse (%s) ...\n", job, table)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		res, err := eng.Query(ctx, "SELECT count() FROM "+table, query.Limits{MaxRows: 1, Timeout: 10 * time.Second})
+		if err == nil && len(res.Rows) == 1 && len(res.Rows[0]) == 1 && fmt.Sprint(res.Rows[0][0]) != "0" {
+			fmt.Fprintf(env.Stderr, "  %s's first rows reached ClickHouse %s after the job was submitted\n", job, time.Since(submitted).Round(100*time.Millisecond))
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	fmt.Fprintf(env.Stderr, "  %s's rows have not reached ClickHouse %s after the job was submitted; labgen smoke %s tells where they stop\n", job, time.Since(submitted).Round(time.Second), lab.Dir)
 }
 
 func sortedKeys(m map[string]string) []string {

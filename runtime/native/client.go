@@ -44,7 +44,7 @@ func Connect(lay Layout) (*Client, error) {
 
 // Command is how a record shows a service action of the native stack.
 func (c *Client) Command(args ...string) string {
-	return "native supervisor of " + c.lay.Lab + ": " + strings.Join(args, " ")
+	return "native supervisor: " + strings.Join(args, " ")
 }
 
 // Service stops, starts or restarts one service, as docker compose

@@ -18,6 +18,8 @@ const Masked = "****"
 // anything worth protecting.
 type Masker struct {
 	secrets []string
+	// shown replaces a secret with its own text (default Masked).
+	shown map[string]string
 }
 
 // MinSecret is the shortest value a Masker masks.
@@ -47,13 +49,34 @@ func (m *Masker) Add(secret string) {
 	sort.SliceStable(m.secrets, func(i, j int) bool { return len(m.secrets[i]) > len(m.secrets[j]) })
 }
 
+// Replace makes the masker write shown in place of value: not a secret,
+// but a detail of one machine that a published record should not carry
+// (the lab directory's absolute path, in SQL the native stack ran).
+func (m *Masker) Replace(value, shown string) {
+	if len(value) < MinSecret {
+		return
+	}
+	m.Add(value)
+	if m.shown == nil {
+		m.shown = map[string]string{}
+	}
+	m.shown[value] = shown
+}
+
+func (m *Masker) replacement(secret string) string {
+	if s, ok := m.shown[secret]; ok {
+		return s
+	}
+	return Masked
+}
+
 // Mask replaces every secret in b.
 func (m *Masker) Mask(b []byte) []byte {
 	if m == nil {
 		return b
 	}
 	for _, s := range m.secrets {
-		b = bytes.ReplaceAll(b, []byte(s), []byte(Masked))
+		b = bytes.ReplaceAll(b, []byte(s), []byte(m.replacement(s)))
 	}
 	return b
 }
@@ -70,9 +93,10 @@ func (m *Masker) MaskJSON(b []byte) []byte {
 	for _, s := range m.secrets {
 		enc, _ := json.Marshal(s)
 		esc := enc[1 : len(enc)-1]
-		b = bytes.ReplaceAll(b, esc, []byte(Masked))
+		rep, _ := json.Marshal(m.replacement(s))
+		b = bytes.ReplaceAll(b, esc, rep[1:len(rep)-1])
 		if !bytes.Equal(esc, []byte(s)) {
-			b = bytes.ReplaceAll(b, []byte(s), []byte(Masked))
+			b = bytes.ReplaceAll(b, []byte(s), []byte(m.replacement(s)))
 		}
 	}
 	return b

@@ -153,3 +153,16 @@ func TestCountSeparatesJobs(t *testing.T) {
 		t.Errorf("summary %q, want %q", got, want)
 	}
 }
+
+// A machine's path is replaced by its stand-in text, in Markdown and JSON.
+func TestMaskerReplace(t *testing.T) {
+	m := NewMasker("s3cret")
+	m.Replace("/home/ann/labs/out", "<lab>")
+	got := m.MaskString("'warehouse' = 'file:///home/ann/labs/out/.native/warehouse', password s3cret")
+	if want := "'warehouse' = 'file://<lab>/.native/warehouse', password ****"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := string(m.MaskJSON([]byte(`{"sql":"/home/ann/labs/out/x"}`))); got != `{"sql":"\u003clab\u003e/x"}` {
+		t.Errorf("JSON: %s", got)
+	}
+}

@@ -128,6 +128,11 @@ func New(opt Options) (*Runner, error) {
 	r := &Runner{opt: opt, lab: opt.Lab.Lab, vars: vars, caps: schemas.Captures{}, missing: map[string]string{},
 		now: opt.Now, engines: map[string]query.Engine{}, jobIDs: map[string]string{}}
 	r.masker = record.NewMasker(opt.Lab.Secrets()...)
+	// The native stack's SQL names directories under the lab directory;
+	// a record names them relative to it.
+	if abs, err := filepath.Abs(opt.Lab.Dir); err == nil && abs != "/" {
+		r.masker.Replace(abs, "<lab>")
+	}
 	if opt.Endpoints.MySQL != "" {
 		if pw, err := mysqlParse(opt.Endpoints.MySQL); err == nil {
 			r.masker.Add(pw)
