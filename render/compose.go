@@ -326,10 +326,11 @@ func kafkaService(l *schemas.Lab) types.ServiceConfig {
 		"CLUSTER_ID", kafkaClusterID(l),
 		"KAFKA_NODE_ID", "1",
 		"KAFKA_PROCESS_ROLES", "broker,controller",
-		// Containers use kafka:19092; the host uses localhost:<port>,
-		// published on 127.0.0.1 only.
+		// Containers use kafka:19092; the host uses 127.0.0.1:<port>: the
+		// port is published on 127.0.0.1 only, and localhost may resolve
+		// to ::1 first, where nothing listens.
 		"KAFKA_LISTENERS", "INTERNAL://0.0.0.0:19092,HOST://0.0.0.0:9092,CONTROLLER://0.0.0.0:9093",
-		"KAFKA_ADVERTISED_LISTENERS", fmt.Sprintf("INTERNAL://%s,HOST://localhost:%d", KafkaInternal, k.Port),
+		"KAFKA_ADVERTISED_LISTENERS", fmt.Sprintf("INTERNAL://%s,HOST://127.0.0.1:%d", KafkaInternal, k.Port),
 		"KAFKA_LISTENER_SECURITY_PROTOCOL_MAP", "INTERNAL:PLAINTEXT,HOST:PLAINTEXT,CONTROLLER:PLAINTEXT",
 		"KAFKA_INTER_BROKER_LISTENER_NAME", "INTERNAL",
 		"KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER",

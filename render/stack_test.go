@@ -365,7 +365,7 @@ func TestComposeKafka(t *testing.T) {
 		t.Errorf("the cluster ID should be fixed per lab and differ between labs")
 	}
 	for key, want := range map[string]string{
-		"KAFKA_ADVERTISED_LISTENERS":                     fmt.Sprintf("INTERNAL://%s,HOST://localhost:%d", KafkaInternal, l.Stack.Kafka.Port),
+		"KAFKA_ADVERTISED_LISTENERS":                     fmt.Sprintf("INTERNAL://%s,HOST://127.0.0.1:%d", KafkaInternal, l.Stack.Kafka.Port),
 		"KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR":         "1",
 		"KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR": "1",
 		"KAFKA_TRANSACTION_STATE_LOG_MIN_ISR":            "1",
