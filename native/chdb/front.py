@@ -256,6 +256,25 @@ def native_hello(display, version, tz, protocol_version):
     return info + b"\x04\x01" + b"".join(s(n) + s(t) + flag + v for n, t, v in cols)
 
 
+def varstr(b):
+    """A Native string: its length as a varuint, then its bytes."""
+    b = b.encode()
+    out, n = bytearray(), len(b)
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out) + b
+
+
+def native_header(columns):
+    """An empty Native block at revision 0 (what the front reports): the
+    column count, zero rows, then each column's name and type."""
+    if not columns or len(columns) > 127:
+        return b""
+    return bytes([len(columns), 0]) + b"".join(varstr(n) + varstr(t) for n, t in columns)
+
+
 # ---------------------------------------------------------------- HTTP
 
 CONTENT_TYPES = {"Native": "application/octet-stream", "RowBinary": "application/octet-stream",
@@ -371,6 +390,11 @@ class Handler(BaseHTTPRequestHandler):
                                              int(params.get("client_protocol_version") or 0)), 0, 0
         else:
             out, rows, nbytes = self.engine.run(stmt, fmt, params.get("database"), qp)
+            if fmt == "Native" and not out and k in READ_KINDS:
+                # ClickHouse answers an empty result with a header block (the
+                # columns, no rows); chdb with nothing. Clients need the columns.
+                meta = json.loads(self.engine.run(stmt, "JSONCompact", params.get("database"), qp)[0] or b"{}")
+                out = native_header([(c["name"], c["type"]) for c in meta.get("meta", [])])
         summary = {"read_rows": str(rows), "read_bytes": str(nbytes), "written_rows": "0",
                    "written_bytes": "0", "total_rows_to_read": str(rows), "result_rows": "0",
                    "result_bytes": str(len(out)), "elapsed_ns": str(int((time.monotonic() - t0) * 1e9))}

@@ -212,6 +212,12 @@ func TestChdbFrontOverHTTP(t *testing.T) {
 		t.Errorf("limited: %d rows, truncated %v, %v", len(res.Rows), res != nil && res.Truncated, err)
 	}
 
+	// An empty result keeps its columns, as ClickHouse's header block does.
+	res, err = e.Query(ctx, "SELECT id, note FROM t WHERE id < 0", query.Limits{})
+	if err != nil || len(res.Rows) != 0 || len(res.Columns) != 2 || res.Columns[0].Name != "id" || res.Columns[1].Type != "Nullable(String)" {
+		t.Errorf("empty result: %+v, %v", res, err)
+	}
+
 	// ClickHouse's words and code survive.
 	_, err = e.Query(ctx, "SELECT nope FROM t", query.Limits{})
 	var ex *clickhouse.Exception

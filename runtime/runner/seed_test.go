@@ -29,15 +29,17 @@ import (
 // joined row after it.
 func TestSeedExperiment03(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs a live producer for about 20 s")
+		t.Skip("runs a live producer for about 30 s")
 	}
 	maria := testsrv.MariaDB(t)
 	ch := testsrv.ClickHouse(t)
 	p := schemas.NewParser()
 	lab, diags := p.Load("../../labs/orders", schemas.Options{Vars: []schemas.VarArg{
 		{Name: "lakes", Value: "false"},
-		{Name: "payment_delay", Value: "2s"},
-		{Name: "payment_delay_max", Value: "6s"},
+		// The experiment follows orders at least 10 s old without a
+		// payment: half of them are still unpaid at 15 s on average.
+		{Name: "payment_delay", Value: "15s"},
+		{Name: "payment_delay_max", Value: "40s"},
 		// Every order gets a payment, so the wait cannot time out.
 		{Name: "payment_outcomes", Value: `{ PAID = 80, FAILED = 20, NONE = 0 }`},
 	}})
@@ -138,7 +140,7 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 			}
 		}
 	}()
-	time.Sleep(3 * time.Second) // some orders, some already paid
+	time.Sleep(12 * time.Second) // orders older than 10 s, some already paid
 
 	l, err := labdir.Load(dir)
 	if err != nil {
