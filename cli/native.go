@@ -173,11 +173,19 @@ func firstRows(ctx context.Context, env *Env, lab *labdir.Lab, eps labdir.Endpoi
 		return
 	}
 	defer eng.Close()
+	count := func() (string, bool) {
+		res, err := eng.Query(ctx, "SELECT count() FROM "+table, query.Limits{MaxRows: 1, Timeout: 10 * time.Second})
+		if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
+			return "", false
+		}
+		return fmt.Sprint(res.Rows[0][0]), true
+	}
+	// A restarted stack's table already holds rows: wait for new ones.
+	before, _ := count()
 	deadline := submitted.Add(3 * time.Minute)
 	fmt.Fprintf(env.Stderr, "  waiting for %s's first rows in ClickHouse (%s) ...\n", job, table)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		res, err := eng.Query(ctx, "SELECT count() FROM "+table, query.Limits{MaxRows: 1, Timeout: 10 * time.Second})
-		if err == nil && len(res.Rows) == 1 && len(res.Rows[0]) == 1 && fmt.Sprint(res.Rows[0][0]) != "0" {
+		if n, ok := count(); ok && n != "0" && n != before {
 			fmt.Fprintf(env.Stderr, "  %s's first rows reached ClickHouse %s after the job was submitted\n", job, time.Since(submitted).Round(100*time.Millisecond))
 			return
 		}
