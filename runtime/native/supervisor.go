@@ -214,9 +214,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	}
 	<-ctx.Done()
 	s.log("stopping every service")
-	for i := len(s.services) - 1; i >= 0; i-- {
-		s.stop(s.services[i], StateStopped, "labgen down")
-	}
+	s.stopAll()
 	wg.Wait()
 	shutdown, cancelShutdown := context.WithTimeout(context.Background(), 2*time.Second)
 	srv.Shutdown(shutdown)
@@ -569,4 +567,38 @@ func readTail(path string) string {
 	b := make([]byte, st.Size()-off)
 	n, _ := f.ReadAt(b, off)
 	return string(b[:n])
+}
+
+// stopAll stops every service, each once the services that need it have
+// stopped (the producer before MySQL, the TaskManager before the
+// JobManager), and independent ones at the same time: a JVM takes seconds
+// to shut down, and one after the other they add up.
+func (s *Supervisor) stopAll() {
+	stopped := map[string]chan struct{}{}
+	for _, sv := range s.services {
+		stopped[sv.Name] = make(chan struct{})
+	}
+	var wg sync.WaitGroup
+	for _, sv := range s.services {
+		var dependents []chan struct{}
+		for _, other := range s.services {
+			for _, n := range other.Needs {
+				if n == sv.Name {
+					dependents = append(dependents, stopped[other.Name])
+				}
+			}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, d := range dependents {
+				<-d
+			}
+			began := time.Now()
+			s.stop(sv, StateStopped, "labgen down")
+			s.log("%s stopped in %s", sv.Name, time.Since(began).Round(100*time.Millisecond))
+			close(stopped[sv.Name])
+		}()
+	}
+	wg.Wait()
 }
