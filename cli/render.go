@@ -65,6 +65,9 @@ Examples:
 				}
 				fmt.Fprintf(env.Stdout, "Rendered the lab %q into %s (%d files).\nNext: cd %s && ./stream-lab compose up -d --build && ./stream-lab smoke\n",
 					lab.Name, *out, len(files), *out)
+				if line := render.FormatBudget(render.MemoryBudget(lab)); line != "" {
+					fmt.Fprintln(env.Stdout, line)
+				}
 				return nil
 			}
 		},

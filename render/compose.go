@@ -43,13 +43,46 @@ type stack struct {
 	oneShot map[string]bool
 }
 
-// services lists the stack's services in serviceOrder.
+// services lists the stack's services in serviceOrder, the TaskManagers
+// after the first one (taskmanager, taskmanager-2, …).
 func (s *stack) services() []string {
 	var out []string
 	for _, name := range serviceOrder {
 		if _, ok := s.project.Services[name]; ok {
 			out = append(out, name)
 		}
+		if name == "taskmanager" {
+			for i := 2; ; i++ {
+				n := taskManagerName(i)
+				if _, ok := s.project.Services[n]; !ok {
+					break
+				}
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// taskManagerName names the i-th TaskManager (from 1): taskmanager,
+// taskmanager-2, … Each is its own service, so that `stop taskmanager`
+// stops exactly one whatever the count (a service with replicas would
+// stop them all).
+func taskManagerName(i int) string {
+	if i <= 1 {
+		return "taskmanager"
+	}
+	return fmt.Sprintf("taskmanager-%d", i)
+}
+
+// TaskManagerNames lists the TaskManager services of the lab.
+func TaskManagerNames(l *schemas.Lab) []string {
+	if l.Stack.Flink == nil {
+		return nil
+	}
+	var out []string
+	for i := 1; i <= max(1, l.Stack.Flink.TaskManagers); i++ {
+		out = append(out, taskManagerName(i))
 	}
 	return out
 }
@@ -172,6 +205,11 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		},
 		oneShot: map[string]bool{},
 	}
+	// One build per image: the first service of an image builds it, the
+	// others name the image only. Compose builds through buildx bake,
+	// which exports its targets concurrently, and a second export of the
+	// same tag fails ("image … already exists").
+	built := map[string]bool{}
 	add := func(name string, svc types.ServiceConfig, d deps) {
 		svc.Name = name
 		svc.DependsOn = d.config()
@@ -179,6 +217,12 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 			svc.Restart = types.RestartPolicyNo
 		} else {
 			svc.Restart = types.RestartPolicyUnlessStopped
+		}
+		if svc.Build != nil {
+			if built[svc.Image] {
+				svc.Build = nil
+			}
+			built[svc.Image] = true
 		}
 		for _, v := range svc.Volumes {
 			if v.Type == types.VolumeTypeVolume {
@@ -218,12 +262,15 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 	if s.Flink != nil {
 		image := builtImageTag(projectName(l), "flink", files, "flink/")
 		add("jobmanager", jobmanagerService(l, image), nil)
-		add("taskmanager", taskmanagerService(l, image), deps{"jobmanager": healthy})
+		cluster := deps{"jobmanager": healthy}
+		for _, tm := range TaskManagerNames(l) {
+			add(tm, taskmanagerService(l, image), deps{"jobmanager": healthy})
+			cluster[tm] = healthy
+		}
 		add("sql-gateway", gatewayService(l, image), deps{"jobmanager": healthy})
 
-		cluster := deps{"jobmanager": healthy, "taskmanager": healthy}
 		if s.Fluss != nil {
-			oneShot("tiering", flinkOneShot(l, image, "tiering"), cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
+			oneShot("tiering", flinkTool(l, image, "tiering"), cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
 		}
 		submit := cluster.with(nil)
 		if s.MySQL != nil {
@@ -239,9 +286,13 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 			submit["tablet-server"] = healthy
 			submit["tiering"] = completed
 		}
-		oneShot("job-submitter", flinkOneShot(l, image, "submit"), submit)
-		if s.BatchLoop != nil {
-			add("batch-loop", batchLoopService(l, image), deps{"job-submitter": completed})
+		// The job submitter keeps the lab's streaming jobs running: the
+		// JobManager has no high availability, so after it restarts (a
+		// crash, a Docker restart) or the restart strategy gives up, the
+		// jobs are gone until something submits them again.
+		add("job-submitter", jobSubmitterService(l, image), submit)
+		if s.BatchLoop != nil && len(availableJobs(l, schemas.ModeBatch)) > 0 {
+			add("batch-loop", batchLoopService(l, image), deps{"job-submitter": healthy})
 		}
 	}
 	if needsLabgenImage(l) {
@@ -259,6 +310,15 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 			}
 			add("console", consoleService(l, image), d)
 		}
+	}
+	for _, m := range memoryPlan(l, st) {
+		svc := st.project.Services[m.Service]
+		// mem_limit rather than deploy.resources.limits.memory: both are
+		// applied by Docker Compose v2 without swarm, but mem_limit is the
+		// service's own attribute in every Compose version (docker-compose
+		// v1 ignored deploy without --compatibility).
+		svc.MemLimit = types.UnitBytes(int64(m.MB) << 20)
+		st.project.Services[m.Service] = svc
 	}
 	return st
 }
@@ -301,6 +361,8 @@ func mysqlService(l *schemas.Lab) types.ServiceConfig {
 		"--default-time-zone=+00:00",
 		"--character-set-server=utf8mb4",
 		"--collation-server=utf8mb4_bin",
+		// About 200 MB less memory; nothing in the lab reads it.
+		"--performance-schema=OFF",
 	}
 	svc.Environment = fromEnv(nil, "MYSQL_ROOT_PASSWORD",
 		"MYSQL_APP_USER", "MYSQL_APP_PASSWORD",
@@ -344,11 +406,18 @@ func kafkaService(l *schemas.Lab) types.ServiceConfig {
 		"KAFKA_SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR", "1",
 		"KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", "1",
 		"KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0",
+		// kafka-server-start.sh takes the heap from here (1 GB if unset).
+		// The image's configure step also writes it into the broker's
+		// properties as heap.opts (its exclude list names KAFKA_HEAP_OPT),
+		// which the broker ignores with a warning.
+		"KAFKA_HEAP_OPTS", kafkaHeap,
 	)
 	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volKafka, "/var/lib/kafka/data")}
 	svc.Ports = []types.ServicePortConfig{publish(k.Port, 9092)}
-	svc.HealthCheck = health("/opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server "+KafkaInternal+" >/dev/null 2>&1",
-		10*time.Second, 30*time.Second, 18)
+	// The probe is a JVM of its own, inside the broker's memory limit:
+	// a small heap, and at most one every 30 s.
+	svc.HealthCheck = health("KAFKA_HEAP_OPTS='"+kafkaProbeHeap+"' /opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server "+KafkaInternal+" >/dev/null 2>&1",
+		30*time.Second, 20*time.Second, 10)
 	return svc
 }
 
@@ -375,6 +444,7 @@ func kafkaInitService(l *schemas.Lab) types.ServiceConfig {
 	script += "echo kafka-init: topics ready\n"
 	svc := types.ServiceConfig{}
 	svc.Image = l.Stack.Kafka.Image
+	svc.Environment = env("KAFKA_HEAP_OPTS", kafkaToolHeap)
 	svc.Entrypoint = shell(script)
 	return svc
 }
@@ -385,6 +455,8 @@ func kafkaUIService(l *schemas.Lab) types.ServiceConfig {
 	svc.Environment = env(
 		"KAFKA_CLUSTERS_0_NAME", l.Name,
 		"KAFKA_CLUSTERS_0_BOOTSTRAPSERVERS", KafkaInternal,
+		// The image runs java $JAVA_OPTS -jar.
+		"JAVA_OPTS", kafkaUIHeap,
 	)
 	svc.Ports = []types.ServicePortConfig{publish(l.Stack.KafkaUI.Port, 8080)}
 	svc.HealthCheck = health("wget -q -O /dev/null http://127.0.0.1:8080/actuator/health", 10*time.Second, 30*time.Second, 18)
@@ -422,9 +494,11 @@ func clickhouseInitService(l *schemas.Lab) types.ServiceConfig {
 func zookeeperService(l *schemas.Lab) types.ServiceConfig {
 	svc := types.ServiceConfig{}
 	svc.Image = zookeeperImage(l.Stack.Fluss)
-	svc.Environment = env("ZOO_4LW_COMMANDS_WHITELIST", "srvr,ruok")
+	// zkEnv.sh turns ZK_SERVER_HEAP (MB, 1000 if unset) into -Xmx.
+	svc.Environment = env("ZOO_4LW_COMMANDS_WHITELIST", "srvr,ruok", "ZK_SERVER_HEAP", strconv.Itoa(zkHeapMB))
 	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volZooKeeper, "/data"), namedVolume(volZooKeeperTx, "/datalog")}
-	svc.HealthCheck = health("zkServer.sh status >/dev/null 2>&1", 5*time.Second, 20*time.Second, 24)
+	// ruok over bash's /dev/tcp: zkServer.sh status would start a JVM.
+	svc.HealthCheck = health(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/2181 && printf ruok >&3 && read -r -t 5 reply <&3; [ "$$reply" = imok ]'`, 5*time.Second, 20*time.Second, 24)
 	return svc
 }
 
@@ -465,9 +539,15 @@ func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 		// data directory here, writable by that user.
 		dirs = append(dirs, flussDataDir)
 	}
+	heap := coordHeap
+	if name == "tablet-server" {
+		heap = tabletHeap
+	}
 	svc := types.ServiceConfig{}
 	svc.Image = f.Image
-	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n")
+	// Fluss's config.sh passes JVM_ARGS from the environment to the
+	// server's JVM (no heap is set otherwise: a quarter of the limit).
+	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n", "JVM_ARGS", heap)
 	svc.Entrypoint = shell(fmt.Sprintf("umask 0000 && mkdir -p %s && chmod 0777 %s %s && exec /docker-entrypoint.sh %s",
 		strings.Join(dirs, " "), WarehouseDir, strings.Join(dirs, " "), cmd))
 	svc.Volumes = vols
@@ -485,8 +565,18 @@ func flinkBase(l *schemas.Lab, image string) types.ServiceConfig {
 		m = fromEnv(m, "MYSQL_CDC_USER", "MYSQL_CDC_PASSWORD")
 	}
 	svc.Environment = m
-	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
+	if hasLakes(l) {
+		svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
+	}
 	return svc
+}
+
+// flinkClientHeap gives a Flink client JVM (SQL client, flink run, the SQL
+// gateway) its heap: Flink's config.sh passes JVM_ARGS from the
+// environment. The JobManager and TaskManagers take theirs from
+// config.yaml instead.
+func flinkClientHeap(svc *types.ServiceConfig, heap string) {
+	svc.Environment["JVM_ARGS"] = str(heap)
 }
 
 func jobmanagerService(l *schemas.Lab, image string) types.ServiceConfig {
@@ -502,9 +592,6 @@ func taskmanagerService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc := flinkBase(l, image)
 	svc.Command = types.ShellCommand{"taskmanager"}
 	svc.Volumes = append(svc.Volumes, namedVolume(volCheckpoints, CheckpointDir))
-	if n := l.Stack.Flink.TaskManagers; n > 1 {
-		svc.Deploy = &types.DeployConfig{Replicas: &n}
-	}
 	// Healthy once the jobmanager lists this task manager (by its address).
 	svc.HealthCheck = health(`curl -fsS http://jobmanager:8081/taskmanagers | grep -q "[@\"]$$(hostname -i | cut -d' ' -f1):"`, 5*time.Second, 30*time.Second, 24)
 	return svc
@@ -518,22 +605,33 @@ func gatewayService(l *schemas.Lab, image string) types.ServiceConfig {
 	// entrypoint passes an unknown command through as a program to run.
 	// Passed through, the script still runs as the flink user.
 	svc.Command = types.ShellCommand{"/opt/flink/bin/sql-gateway.sh", "start-foreground"}
+	flinkClientHeap(&svc, gatewayHeap)
 	svc.Ports = []types.ServicePortConfig{publish(l.Stack.Flink.GatewayPort, 8083)}
 	svc.HealthCheck = health("curl -fsS -o /dev/null http://127.0.0.1:8083/v1/info", 5*time.Second, 30*time.Second, 24)
 	return svc
 }
 
-// flinkOneShot runs a step of scripts/flink-jobs.sh once; the image's
-// entrypoint runs it as the flink user.
-func flinkOneShot(l *schemas.Lab, image, step string) types.ServiceConfig {
+// flinkTool runs a step of scripts/flink-jobs.sh; the image's entrypoint
+// runs it as the flink user.
+func flinkTool(l *schemas.Lab, image, step string) types.ServiceConfig {
 	svc := flinkBase(l, image)
 	svc.Command = types.ShellCommand{"sh", LabMount + "/scripts/flink-jobs.sh", step}
 	svc.Volumes = append(svc.Volumes, labMount())
+	flinkClientHeap(&svc, flinkToolHeap)
+	return svc
+}
+
+// jobSubmitterService keeps every streaming job of the lab running:
+// healthy once each has run, it checks again every 30 s and submits what
+// is missing. Checks are curl and grep; only a submission starts a JVM.
+func jobSubmitterService(l *schemas.Lab, image string) types.ServiceConfig {
+	svc := flinkTool(l, image, "keep")
+	svc.HealthCheck = health("test -f /tmp/jobs-submitted", 5*time.Second, 5*time.Minute, 6)
 	return svc
 }
 
 func batchLoopService(l *schemas.Lab, image string) types.ServiceConfig {
-	svc := flinkOneShot(l, image, "batch-loop")
+	svc := flinkTool(l, image, "batch-loop")
 	svc.HealthCheck = health("test -f /tmp/batch-loop.alive && curl -fsS -o /dev/null http://jobmanager:8081/overview", 30*time.Second, 30*time.Second, 10)
 	return svc
 }

@@ -64,21 +64,79 @@ WORKDIR /opt/flink
 		fmt.Fprintf(&b, "\n# %s\nRUN curl -fsSL --retry 5 -o %s %s \\\n && echo \"%s  %s\" | sha256sum -c - \\\n && chown flink:flink %s\n",
 			j.Coordinates(), j.Path(), j.URL(), j.SHA256, j.Path(), j.Path())
 	}
+	dirs := strings.Join(sharedDirs(l), " ")
+	shared := "Checkpoints live on a volume shared by the jobmanager and the task\n# managers"
+	switch {
+	case l.Stack.Fluss != nil:
+		shared = "Checkpoints and the lake warehouses live on volumes shared by every Flink\n# container (and the Fluss servers)"
+	case hasLakes(l):
+		shared = "Checkpoints and the lake warehouse live on volumes shared by every Flink\n# container"
+	}
 	fmt.Fprintf(&b, `
 # The lab's Flink configuration (checkpoints, restart strategy, addresses).
 COPY --chown=flink:flink config.yaml /opt/flink/conf/config.yaml
 
-# Checkpoints and the lake warehouses live on volumes shared by every Flink
-# container (and the Fluss servers); the entrypoint makes them the flink
+# %s; the entrypoint makes them the flink
 # user's before the image's own entrypoint drops to that user.
 COPY entrypoint.sh /labgen-entrypoint.sh
 RUN chmod 0755 /labgen-entrypoint.sh \
- && mkdir -p %s %s \
- && chown flink:flink %s %s
+ && mkdir -p %s \
+ && chown flink:flink %s
 ENTRYPOINT ["/labgen-entrypoint.sh"]
 CMD ["help"]
-`, CheckpointDir, WarehouseDir, CheckpointDir, WarehouseDir)
+`, shared, dirs, dirs)
 	return []byte(b.String())
+}
+
+// sharedDirs are the volumes the Flink containers share.
+func sharedDirs(l *schemas.Lab) []string {
+	if hasLakes(l) {
+		return []string{CheckpointDir, WarehouseDir}
+	}
+	return []string{CheckpointDir}
+}
+
+// SlotNeed is one thing the lab runs at once on its TaskManagers.
+type SlotNeed struct {
+	What  string
+	Slots int
+}
+
+// slotNeeds lists what the lab runs at once: each streaming job, the
+// tiering job, one job of the batch loop and one of a manual
+// ./stream-lab batch (bounded jobs run one after another), and one spare.
+func slotNeeds(l *schemas.Lab) []SlotNeed {
+	f := l.Stack.Flink
+	p := max(1, f.Parallelism)
+	var out []SlotNeed
+	for _, j := range availableJobs(l, schemas.ModeStreaming) {
+		out = append(out, SlotNeed{"streaming job " + j, p})
+	}
+	if l.Stack.Fluss != nil {
+		out = append(out, SlotNeed{"the Fluss tiering job", 1})
+	}
+	if len(availableJobs(l, schemas.ModeBatch)) > 0 {
+		if l.Stack.BatchLoop != nil {
+			out = append(out, SlotNeed{"one bounded job of the batch loop", p})
+		}
+		out = append(out, SlotNeed{"one bounded job of ./stream-lab batch or labgen batch", p})
+	}
+	return append(out, SlotNeed{"one spare", 1})
+}
+
+// taskSlots is each TaskManager's numberOfTaskSlots: what the lab runs at
+// once, spread over its TaskManagers, and at least the lab's slots.
+func taskSlots(l *schemas.Lab) int {
+	f := l.Stack.Flink
+	if f == nil {
+		return 0
+	}
+	need := 0
+	for _, n := range slotNeeds(l) {
+		need += n.Slots
+	}
+	tms := max(1, f.TaskManagers)
+	return max(f.Slots, (need+tms-1)/tms)
 }
 
 // flinkEntrypoint runs as root when a Flink container starts.
@@ -88,7 +146,8 @@ func flinkEntrypoint(l *schemas.Lab) []byte {
 # entrypoint, which drops to that user.
 set -eu
 if [ "$(id -u)" = 0 ]; then
-	for dir in ` + CheckpointDir + ` ` + WarehouseDir + `; do
+	# shellcheck disable=SC2043 # one directory when the lab keeps no lakes
+	for dir in ` + strings.Join(sharedDirs(l), " ") + `; do
 		if [ -d "$dir" ]; then
 			chown flink:flink "$dir"
 		fi
@@ -126,15 +185,34 @@ func flinkConfig(l *schemas.Lab) []byte {
 	kv("sql-gateway.endpoint.rest.bind-address", "0.0.0.0")
 	kv("sql-gateway.endpoint.rest.port", 8083)
 
-	section("Resources.")
-	kv("jobmanager.memory.process.size", "1600m")
-	kv("taskmanager.memory.process.size", "2048m")
-	kv("taskmanager.memory.task.off-heap.size", "128m")
-	kv("taskmanager.numberOfTaskSlots", f.Slots)
+	jm, tm := flinkMemory(l)
+	section("Resources: sized to the container limits of compose.yaml (see the runbook's Resources). Slots: what the lab runs at once, plus one.")
+	kv("jobmanager.memory.process.size", fmt.Sprintf("%dm", jm))
+	kv("jobmanager.memory.jvm-metaspace.size", "160m")
+	kv("jobmanager.memory.jvm-overhead.min", "64m")
+	kv("taskmanager.memory.process.size", fmt.Sprintf("%dm", tm))
+	kv("taskmanager.memory.jvm-metaspace.size", "192m")
+	kv("taskmanager.memory.jvm-overhead.min", "96m")
+	if l.Stack.Fluss != nil {
+		// Fluss's Arrow buffers are direct memory.
+		kv("taskmanager.memory.task.off-heap.size", "128m")
+	}
+	if len(availableJobs(l, schemas.ModeBatch)) > 0 {
+		// Managed memory serves the bounded jobs' sorts and hash
+		// aggregations; the streaming state is on the heap (hashmap).
+		kv("taskmanager.memory.managed.fraction", "0.2")
+	} else {
+		kv("taskmanager.memory.managed.fraction", "0.1")
+	}
+	kv("taskmanager.numberOfTaskSlots", taskSlots(l))
 	kv("parallelism.default", f.Parallelism)
 	kv("jobmanager.execution.failover-strategy", "region")
 
-	section("Checkpoints on the volume shared by the jobmanager and the task managers. Without them the CDC sources never leave their snapshot phase and Iceberg never commits.")
+	if l.Stack.Iceberg != nil {
+		section("Checkpoints on the volume shared by the jobmanager and the task managers. Without them the CDC sources never leave their snapshot phase and Iceberg never commits.")
+	} else {
+		section("Checkpoints on the volume shared by the jobmanager and the task managers. Without them the CDC sources never leave their snapshot phase.")
+	}
 	kv("execution.checkpointing.interval", flinkDuration(f.CheckpointInterval))
 	kv("execution.checkpointing.mode", "EXACTLY_ONCE")
 	kv("execution.checkpointing.storage", "filesystem")

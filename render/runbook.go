@@ -49,6 +49,8 @@ func runbook(l *schemas.Lab) []byte {
 	}
 	w("\n")
 
+	resources(&b, l)
+
 	w("## Data flow\n\n```mermaid\n%s```\n\n", mermaid(l))
 
 	if len(l.Variables) > 0 {
@@ -91,7 +93,11 @@ func runbook(l *schemas.Lab) []byte {
 		w("\n")
 	}
 	if len(l.Presets) > 0 {
-		w("## Presets\n\nRead-only queries in the console (also in `sql/presets/`).\n\n")
+		if s.Console != nil {
+			w("## Presets\n\nRead-only queries in the console (also in `sql/presets/`).\n\n")
+		} else {
+			w("## Presets\n\nRead-only queries in `sql/presets/`, to run with the engine's own client (see the experiments below).\n\n")
+		}
 		for _, p := range l.Presets {
 			title := p.Title
 			if title == "" {
@@ -168,9 +174,13 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 	switch st.Kind {
 	case schemas.StepQuery:
 		q := st.Query
-		if q.Preset != "" {
+		switch {
+		case l.Stack.Console == nil:
+			// No console service: the engine's own client in its container.
+			w("   Run in %s's own client, `%s`:\n\n", engineName(q.Engine), engineClient(l, q.Engine))
+		case q.Preset != "":
 			w("   In the console, choose %s and run the preset `%s`:\n\n", engineName(q.Engine), q.Preset)
-		} else {
+		default:
 			w("   In the console, choose %s and run:\n\n", engineName(q.Engine))
 		}
 		fence("sql", q.SQL.Text)
@@ -189,6 +199,10 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 			w("   In the Flink UI, look at the running jobs: %s.\n\n", strings.Join(f.Show, ", "))
 		}
 	case schemas.StepCompose:
+		if tms := TaskManagerNames(l); len(tms) > 1 && strings.HasPrefix(st.Compose.Service, "taskmanager") {
+			w("   This acts on `%s` alone, one of the lab's %d TaskManagers (%s); the others keep running.\n\n",
+				st.Compose.Service, len(tms), "`"+strings.Join(tms, "`, `")+"`")
+		}
 		fence("sh", fmt.Sprintf("./stream-lab compose %s %s", st.Compose.Action, st.Compose.Service))
 	case schemas.StepLab:
 		fence("sh", "./stream-lab "+st.Lab.Action)
@@ -305,4 +319,59 @@ func mermaid(l *schemas.Lab) string {
 		}
 	}
 	return b.String()
+}
+
+// engineClient is the command that opens an engine's own client in its
+// container, for a stack without the query console.
+func engineClient(l *schemas.Lab, engine string) string {
+	switch engine {
+	case schemas.EngineMySQL:
+		return fmt.Sprintf(`./stream-lab compose exec mysql sh -c 'MYSQL_PWD="$MYSQL_READER_PASSWORD" mysql -u "$MYSQL_READER_USER" %s'`, l.Stack.MySQL.Database)
+	case schemas.EngineClickHouse:
+		return `./stream-lab compose exec clickhouse sh -c 'clickhouse-client --user "$CLICKHOUSE_USER" --password "$CLICKHOUSE_PASSWORD"'`
+	}
+	return "./stream-lab compose exec " + engine
+}
+
+// resources is the runbook's Resources section: each service's memory
+// limit and why, and how the TaskManager slots are sized.
+func resources(b *strings.Builder, l *schemas.Lab) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	ms := MemoryBudget(l)
+	if len(ms) == 0 {
+		return
+	}
+	w("## Resources\n\n")
+	w("Every service has a memory limit (`mem_limit` in `compose.yaml`), every JVM an explicit heap. ")
+	w("Together the limits come to **%s**; give Docker at least that much (Docker Desktop: Settings → Resources). ", mib(memoryTotal(ms)))
+	w("A service that reaches its limit is killed and restarted, and `./stream-lab smoke` says which one is not healthy.\n\n")
+	w("| service | memory | why |\n| --- | --- | --- |\n")
+	for _, m := range ms {
+		why := m.Why
+		if m.OneShot {
+			why += " (runs once at start)"
+		}
+		w("| %s | %s | %s |\n", m.Service, mib(m.MB), cell(why))
+	}
+	w("\n")
+	if f := l.Stack.Flink; f != nil {
+		var parts []string
+		total := 0
+		for _, n := range slotNeeds(l) {
+			parts = append(parts, fmt.Sprintf("%s (%d)", n.What, n.Slots))
+			total += n.Slots
+		}
+		tms := max(1, f.TaskManagers)
+		slots := taskSlots(l)
+		w("Flink slots: what the lab runs at once, plus one — %s: %d. ", strings.Join(parts, ", "), total)
+		if tms > 1 {
+			w("Spread over %d TaskManagers: %d slots each", tms, slots)
+		} else {
+			w("The TaskManager has %d slots", slots)
+		}
+		if slots*tms > total {
+			w(" (at least the lab's `slots` per TaskManager)")
+		}
+		w(". A job beyond them waits for a free slot.\n\n")
+	}
 }

@@ -43,11 +43,56 @@ func pauseSeconds(l *schemas.Lab) int {
 	return s
 }
 
+// sqlSubstShell is POSIX sh that fills ${NAME} placeholders with values
+// escaped for a SQL string literal. sed cannot take arbitrary values: |, &
+// and \ in a replacement change its meaning. Parameter expansion with a
+// quoted pattern matches literally, so any byte but NUL and a newline
+// passes through.
+const sqlSubstShell = `
+# replace_all TEXT FROM TO: TEXT with every FROM replaced by TO, literally.
+replace_all() {
+	_ra_rest=$1
+	_ra_out=''
+	while :; do
+		case $_ra_rest in
+		*"$2"*)
+			_ra_out=$_ra_out${_ra_rest%%"$2"*}$3
+			_ra_rest=${_ra_rest#*"$2"}
+			;;
+		*) break ;;
+		esac
+	done
+	printf '%s' "$_ra_out$_ra_rest"
+}
+
+# sql_subst FILE NAME...: FILE with each ${NAME} replaced by the value of the
+# environment variable NAME, escaped by sql_escape (defined by the caller)
+# for a single-quoted SQL string literal. Its variables are prefixed: the
+# callers' own (file, name, …) must survive it.
+sql_subst() {
+	_ss_file=$1
+	shift
+	while IFS= read -r _ss_line || [ -n "$_ss_line" ]; do
+		for _ss_name in "$@"; do
+			case $_ss_line in
+			*"\${$_ss_name}"*)
+				_ss_value=''
+				eval "_ss_value=\${$_ss_name:-}"
+				_ss_line=$(replace_all "$_ss_line" "\${$_ss_name}" "$(sql_escape "$_ss_value")")
+				;;
+			esac
+		done
+		printf '%s\n' "$_ss_line"
+	done <"$_ss_file"
+}
+`
+
 // flinkJobsScript runs in the Flink containers: it fills the CDC
-// placeholders, submits the streaming jobs and the tiering job once, and
-// runs the batch loop.
+// placeholders, keeps the streaming jobs (and the tiering job) running,
+// and runs the batch loop.
 func flinkJobsScript(l *schemas.Lab, jars []Jar) []byte {
 	var b strings.Builder
+	fluss := l.Stack.Fluss != nil
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString(generated(l, "#"))
 	b.WriteString(`# Runs inside the lab's Flink containers (the image of flink/Dockerfile, with
@@ -55,11 +100,25 @@ func flinkJobsScript(l *schemas.Lab, jars []Jar) []byte {
 #   flink-jobs.sh run-sql FILE   run FILE with Flink's SQL client, after filling
 #                                ${MYSQL_CDC_USER} and ${MYSQL_CDC_PASSWORD}
 #                                from the environment (.env through compose)
-#   flink-jobs.sh lake-tables    create the lab's lake tables their catalogs lack
+`)
+	if hasLakeTables(l) {
+		b.WriteString(`#   flink-jobs.sh lake-tables    create the lab's lake tables their catalogs lack
 #   flink-jobs.sh submit         create missing lake tables, then submit each
 #                                streaming job that is not running yet
-#   flink-jobs.sh tiering        create missing lake tables, then start the
+`)
+	} else {
+		b.WriteString(`#   flink-jobs.sh submit         submit each streaming job that is not running yet
+`)
+	}
+	if fluss {
+		b.WriteString(`#   flink-jobs.sh tiering        create missing lake tables, then start the
 #                                Fluss tiering job unless it runs
+`)
+	}
+	b.WriteString(`#   flink-jobs.sh keep           what submit does, then again every 30 seconds,
+#                                forever: a job that stopped running (the
+#                                JobManager restarted, the restart strategy
+#                                gave up) is submitted again, by its name
 #   flink-jobs.sh batch-loop     run the bounded jobs, pause after each round
 #                                (a pause after each attempt finishes, not a
 #                                wall-clock schedule), forever
@@ -72,22 +131,22 @@ set -eu
 	fmt.Fprintf(&b, "STREAMING_JOBS=%q\n", strings.Join(availableJobs(l, schemas.ModeStreaming), " "))
 	fmt.Fprintf(&b, "BATCH_JOBS=%q\n", strings.Join(availableJobs(l, schemas.ModeBatch), " "))
 	fmt.Fprintf(&b, "BATCH_PAUSE=%d\n", pauseSeconds(l))
-	fmt.Fprintf(&b, "LAKE_TABLES=%q\n", strings.Join(LakeTableNames(l), " "))
-	fmt.Fprintf(&b, "LAKE_MARKER=%q\n", LakeTableMarker)
-	tiering := ""
-	if t, ok := tieringJar(jars); ok {
-		tiering = "$FLINK_HOME/" + t.Path()
+	if hasLakeTables(l) {
+		fmt.Fprintf(&b, "LAKE_TABLES=%q\n", strings.Join(LakeTableNames(l), " "))
+		fmt.Fprintf(&b, "LAKE_MARKER=%q\n", LakeTableMarker)
 	}
-	fmt.Fprintf(&b, "TIERING_JOB=%s\n", TieringJobName)
-	fmt.Fprintf(&b, "TIERING_JAR=\"%s\"\n", tiering)
-	lake := ""
-	if l.Stack.Fluss != nil {
-		lake = l.Stack.Fluss.Lake
+	if fluss {
+		tiering := ""
+		if t, ok := tieringJar(jars); ok {
+			tiering = "$FLINK_HOME/" + t.Path()
+		}
+		fmt.Fprintf(&b, "TIERING_JOB=%s\n", TieringJobName)
+		fmt.Fprintf(&b, "TIERING_JAR=\"%s\"\n", tiering)
+		fmt.Fprintf(&b, "LAKE_FORMAT=%q\n", l.Stack.Fluss.Lake)
+		fmt.Fprintf(&b, "TIERING_DEFAULT_NAME=%q\n", tieringDefaultName(l))
+		fmt.Fprintf(&b, "LAKE_WAREHOUSE=%s\n", PaimonWarehouse)
+		fmt.Fprintf(&b, "FLUSS_BOOTSTRAP=%s\n", FlussBootstrap)
 	}
-	fmt.Fprintf(&b, "LAKE_FORMAT=%q\n", lake)
-	fmt.Fprintf(&b, "TIERING_DEFAULT_NAME=%q\n", tieringDefaultName(l))
-	fmt.Fprintf(&b, "LAKE_WAREHOUSE=%s\n", PaimonWarehouse)
-	fmt.Fprintf(&b, "FLUSS_BOOTSTRAP=%s\n", FlussBootstrap)
 	b.WriteString(`
 log() {
 	printf '%s flink-jobs: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*"
@@ -120,22 +179,28 @@ wait_running() {
 	log "$1 runs"
 }
 
+` + sqlSubstShell + `
+# sql_escape VALUE: VALUE inside a Flink SQL string literal ('' for ').
+sql_escape() {
+	replace_all "$1" "'" "''"
+}
+
 run_sql() {
 	if [ ! -r "$1" ]; then
 		log "no such SQL file: $1"
 		return 1
 	fi
 	sql=$(mktemp)
-	sed -e "s|\${MYSQL_CDC_USER}|${MYSQL_CDC_USER:-}|g" \
-		-e "s|\${MYSQL_CDC_PASSWORD}|${MYSQL_CDC_PASSWORD:-}|g" \
-		"$1" >"$sql"
+	sql_subst "$1" MYSQL_CDC_USER MYSQL_CDC_PASSWORD >"$sql"
 	status=0
 	"$FLINK_HOME/bin/sql-client.sh" -f "$sql" || status=$?
 	rm -f "$sql"
 	return "$status"
 }
 
-# lake_tables: create the lake tables of sql/flink/lake_tables.sql that their
+`)
+	if hasLakeTables(l) {
+		b.WriteString(`# lake_tables: create the lake tables of sql/flink/lake_tables.sql that their
 # catalogs lack. Fluss refuses CREATE TABLE IF NOT EXISTS once a table's
 # Paimon table holds data, so existing tables must not be created again.
 # The catalogs themselves are asked (SHOW TABLES through the SQL client), not
@@ -186,7 +251,8 @@ lake_tables() {
 	return "$created"
 }
 
-submit() {
+`)
+		b.WriteString(`submit() {
 	todo=''
 	for job in $STREAMING_JOBS; do
 		active "$job" || todo="$todo $job"
@@ -208,11 +274,30 @@ submit() {
 	done
 }
 
-tiering() {
-	if [ -z "$TIERING_JAR" ]; then
-		log "the stack runs no Fluss: no tiering job"
-		return 0
-	fi
+`)
+	} else {
+		b.WriteString(`submit() {
+	todo=''
+	for job in $STREAMING_JOBS; do
+		active "$job" || todo="$todo $job"
+	done
+	for job in $STREAMING_JOBS; do
+		if active "$job"; then
+			log "$job already runs; not submitting it again"
+			continue
+		fi
+		log "submitting $job"
+		run_sql "$LAB/sql/flink/$job.sql"
+	done
+	for job in $STREAMING_JOBS; do
+		wait_running "$job"
+	done
+}
+
+`)
+	}
+	if fluss {
+		b.WriteString(`tiering() {
 	# The tiering job names itself after pipeline.name, which the command
 	# below sets; without it, its default name.
 	if active "$TIERING_JOB" "$TIERING_DEFAULT_NAME"; then
@@ -232,7 +317,36 @@ tiering() {
 	wait_running "$TIERING_JOB" "$TIERING_DEFAULT_NAME"
 }
 
-batch_loop() {
+`)
+		b.WriteString(`keep_once() {
+	tiering && submit
+}
+
+`)
+	} else {
+		b.WriteString(`keep_once() {
+	submit
+}
+
+`)
+	}
+	b.WriteString(`# keep: submit what is missing, then check again every 30 seconds, forever.
+# /tmp/jobs-submitted (the service's health) exists while every job runs.
+keep() {
+	while :; do
+		if keep_once; then
+			touch /tmp/jobs-submitted
+		else
+			rm -f /tmp/jobs-submitted
+			log "a job is missing and could not be submitted; trying again in 30s"
+		fi
+		sleep 30
+	done
+}
+
+`)
+	if hasLakeTables(l) {
+		b.WriteString(`batch_loop() {
 	touch /tmp/batch-loop.alive
 	lakes_ready=''
 	while :; do
@@ -261,7 +375,32 @@ batch_loop() {
 	done
 }
 
-case "${1:-}" in
+`)
+	} else {
+		b.WriteString(`batch_loop() {
+	touch /tmp/batch-loop.alive
+	while :; do
+		if [ -z "$BATCH_JOBS" ]; then
+			log "no bounded job is available in this stack"
+		fi
+		for job in $BATCH_JOBS; do
+			log "running $job"
+			if run_sql "$LAB/sql/flink/$job.sql"; then
+				log "$job finished"
+			else
+				log "$job failed; the next attempt follows the pause"
+			fi
+		done
+		touch /tmp/batch-loop.alive
+		log "pausing ${BATCH_PAUSE}s"
+		sleep "$BATCH_PAUSE"
+	done
+}
+
+`)
+	}
+	cmds := []string{"run-sql FILE"}
+	b.WriteString(`case "${1:-}" in
 run-sql)
 	[ $# -eq 2 ] || {
 		echo "usage: flink-jobs.sh run-sql FILE" >&2
@@ -269,15 +408,22 @@ run-sql)
 	}
 	run_sql "$2"
 	;;
-lake-tables) lake_tables ;;
-submit) submit ;;
-tiering) tiering ;;
-batch-loop) batch_loop ;;
-*)
-	echo "usage: flink-jobs.sh run-sql FILE | lake-tables | submit | tiering | batch-loop" >&2
-	exit 2
-	;;
-esac
 `)
+	if hasLakeTables(l) {
+		b.WriteString("lake-tables) lake_tables ;;\n")
+		cmds = append(cmds, "lake-tables")
+	}
+	b.WriteString("submit) submit ;;\n")
+	cmds = append(cmds, "submit")
+	if fluss {
+		b.WriteString("tiering) tiering ;;\n")
+		cmds = append(cmds, "tiering")
+	}
+	b.WriteString("keep) keep ;;\nbatch-loop) batch_loop ;;\n")
+	cmds = append(cmds, "keep", "batch-loop")
+	fmt.Fprintf(&b, "*)\n\techo \"usage: flink-jobs.sh %s\" >&2\n\texit 2\n\t;;\nesac\n", strings.Join(cmds, " | "))
 	return []byte(b.String())
 }
+
+// hasLakeTables tells whether the lab has lake tables to create.
+func hasLakeTables(l *schemas.Lab) bool { return len(LakeTableNames(l)) > 0 }

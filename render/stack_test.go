@@ -269,7 +269,20 @@ func TestComposePortsAndServices(t *testing.T) {
 					running = append(running, name)
 				}
 			}
-			want := l.Services()
+			// Beside them render runs the job submitter (it keeps the
+			// streaming jobs running), one service per further TaskManager,
+			// and no batch loop when no bounded job is available.
+			var want []string
+			for _, name := range l.Services() {
+				if name == "batch-loop" && len(availableJobs(l, schemas.ModeBatch)) == 0 {
+					continue
+				}
+				want = append(want, name)
+			}
+			if l.Stack.Flink != nil {
+				want = append(want, "job-submitter")
+				want = append(want, TaskManagerNames(l)[1:]...)
+			}
 			sort.Strings(running)
 			sort.Strings(want)
 			if strings.Join(running, " ") != strings.Join(want, " ") {
@@ -334,10 +347,16 @@ func TestComposePortsAndServices(t *testing.T) {
 					t.Errorf("flink/Dockerfile adds %s* jars: %v, but the lab runs lakes: %v", jar, !lakes, lakes)
 				}
 			}
-			if tm := p.Services["taskmanager"]; l.Stack.Flink.TaskManagers > 1 {
-				if tm.Deploy == nil || tm.Deploy.Replicas == nil || *tm.Deploy.Replicas != l.Stack.Flink.TaskManagers {
-					t.Errorf("taskmanager does not run %d replicas", l.Stack.Flink.TaskManagers)
+			// One service per TaskManager, so that stopping taskmanager
+			// stops exactly one.
+			for i := 1; i <= l.Stack.Flink.TaskManagers; i++ {
+				tm, ok := p.Services[taskManagerName(i)]
+				if !ok || tm.Deploy != nil {
+					t.Errorf("TaskManager %d is not the service %s of its own", i, taskManagerName(i))
 				}
+			}
+			if _, ok := p.Services[taskManagerName(l.Stack.Flink.TaskManagers+1)]; ok {
+				t.Errorf("more TaskManagers than the lab's %d", l.Stack.Flink.TaskManagers)
 			}
 		})
 	}
@@ -505,7 +524,7 @@ esac
 	}
 	calls, _ = os.ReadFile(log)
 	for _, j := range availableJobs(l, schemas.ModeBatch) {
-		want := "exec -T --user flink jobmanager sh " + LabMount + "/scripts/flink-jobs.sh run-sql " + LabMount + "/sql/flink/" + j + ".sql"
+		want := "run --rm --no-deps -T job-submitter sh " + LabMount + "/scripts/flink-jobs.sh run-sql " + LabMount + "/sql/flink/" + j + ".sql"
 		if !strings.Contains(string(calls), want) {
 			t.Errorf("batch did not run %s:\n%s", want, calls)
 		}
@@ -580,7 +599,7 @@ func TestFlinkImageAndConfig(t *testing.T) {
 		"restart-strategy.type: fixed-delay",
 		fmt.Sprintf("restart-strategy.fixed-delay.attempts: %d", l.Stack.Flink.Restart.Attempts),
 		"restart-strategy.fixed-delay.delay: " + flinkDuration(l.Stack.Flink.Restart.Delay),
-		fmt.Sprintf("taskmanager.numberOfTaskSlots: %d", l.Stack.Flink.Slots),
+		fmt.Sprintf("taskmanager.numberOfTaskSlots: %d", taskSlots(l)),
 		"rest.address: jobmanager",
 	} {
 		if !strings.Contains(conf, want+"\n") {
@@ -657,7 +676,7 @@ func TestRenderTwiceSameBytes(t *testing.T) {
 func TestImagesFollowTheirBuildContext(t *testing.T) {
 	l := stackLab(t, nil, nil)
 	a := stackRender(t, l, Options{NoSource: true})
-	l.Stack.Flink.Slots = 3
+	l.Stack.Flink.Slots = 9
 	b := stackRender(t, l, Options{NoSource: true})
 	tag := regexp.MustCompile(`labgen-orders-flink:[0-9a-f]+`)
 	ta, tb := tag.Find(a["compose.yaml"]), tag.Find(b["compose.yaml"])

@@ -174,6 +174,18 @@ has_files() {
 `)
 	}
 
+	if s.Flink != nil {
+		b.WriteString(`
+# flink_client ARGS...: flink-jobs.sh ARGS in a new container of the
+# job-submitter's service (its image, volumes and memory limit; the image's
+# entrypoint runs it as the flink user). Not in the jobmanager: a SQL client
+# JVM there would not fit the JobManager's memory limit.
+flink_client() {
+	dc run --rm --no-deps -T job-submitter sh ` + LabMount + `/scripts/flink-jobs.sh "$@"
+}
+`)
+	}
+
 	// smoke
 	b.WriteString("\nsmoke() {\n\techo \"Smoke checks of the lab " + l.Name + " (each waits up to ${SMOKE_WAIT}s):\"\n")
 	for _, name := range st.services() {
@@ -189,7 +201,7 @@ has_files() {
 			case j.Unavailable != "":
 				w("\tinfo %s\n", shQuote("job "+j.Name+" is unavailable in this stack: it "+j.Unavailable))
 			case j.Mode == schemas.ModeStreaming:
-				w("\tcheck %s running %s\n", shQuote("Flink job "+j.Name+" is RUNNING"), j.Name)
+				w("\tcheck %s running %s\n", shQuote("Flink job "+j.Name+" is RUNNING (if it is missing, job-submitter submits it again within 30 s: ./stream-lab compose logs job-submitter)"), j.Name)
 			}
 		}
 		if s.Fluss != nil {
@@ -262,10 +274,10 @@ has_files() {
 `)
 	if lakes {
 		b.WriteString(`
-# lake_tables: create the lake tables their catalogs lack (in the jobmanager,
-# as the flink user), before any bounded job reads them.
+# lake_tables: create the lake tables their catalogs lack, before any bounded
+# job reads them.
 lake_tables() {
-	if dc exec -T --user flink jobmanager sh ` + LabMount + `/scripts/flink-jobs.sh lake-tables; then
+	if flink_client lake-tables; then
 		info "the lake tables exist"
 	else
 		fail "the lake tables could not be created (see the output above)"
@@ -275,9 +287,9 @@ lake_tables() {
 	}
 	if batchJobs > 0 {
 		b.WriteString(`
-# run_batch JOB TABLE EXPR: run a bounded job in the jobmanager's SQL client
-# (as the flink user, which owns the warehouse), wait for it to finish, then
-# wait for its result to reach ClickHouse and report EXPR over TABLE.
+# run_batch JOB TABLE EXPR: run a bounded job with Flink's SQL client, wait
+# for it to finish, then wait for its result to reach ClickHouse and report
+# EXPR over TABLE.
 run_batch() {
 	job=$1 table=$2 expr=$3
 	before=''
@@ -285,7 +297,7 @@ run_batch() {
 		before=$(ch "SELECT toString(v) FROM (SELECT $expr AS v FROM $table)") || before=''
 	fi
 	echo "Running the bounded job $job ..."
-	if ! dc exec -T --user flink jobmanager sh ` + LabMount + `/scripts/flink-jobs.sh run-sql "` + LabMount + `/sql/flink/$job.sql"; then
+	if ! flink_client run-sql "` + LabMount + `/sql/flink/$job.sql"; then
 		fail "bounded job $job failed (see the output above)"
 		return
 	fi

@@ -52,3 +52,14 @@ variable "lakes" {
   default     = true
   description = "Run Fluss (tiered into Paimon) and Iceberg. Without them experiments 04 and 05 are unavailable."
 }
+
+variable "taskmanagers" {
+  type        = number
+  default     = 1
+  description = "Flink TaskManagers (taskmanager, taskmanager-2, …). Experiment 06 stops and starts the first one, taskmanager, whatever the count."
+
+  validation {
+    condition     = var.taskmanagers >= 1 && var.taskmanagers <= 8
+    error_message = "taskmanagers must be between 1 and 8."
+  }
+}

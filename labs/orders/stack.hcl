@@ -6,8 +6,8 @@ stack {
   kafka {}
 
   flink {
-    taskmanagers        = 1
-    slots               = 4
+    # Slots are sized by labgen from what the lab runs at once, plus one.
+    taskmanagers        = var.taskmanagers
     parallelism         = 1
     checkpoint_interval = "10s"
     state_ttl           = "1h"
