@@ -53,7 +53,7 @@ func (s *stack) services() []string {
 		}
 		if name == "taskmanager" {
 			for i := 2; ; i++ {
-				n := taskManagerName(i)
+				n := TaskManagerName(i)
 				if _, ok := s.project.Services[n]; !ok {
 					break
 				}
@@ -64,11 +64,11 @@ func (s *stack) services() []string {
 	return out
 }
 
-// taskManagerName names the i-th TaskManager (from 1): taskmanager,
+// TaskManagerName names the i-th TaskManager (from 1): taskmanager,
 // taskmanager-2, … Each is its own service, so that `stop taskmanager`
 // stops exactly one whatever the count (a service with replicas would
 // stop them all).
-func taskManagerName(i int) string {
+func TaskManagerName(i int) string {
 	if i <= 1 {
 		return "taskmanager"
 	}
@@ -82,7 +82,7 @@ func TaskManagerNames(l *schemas.Lab) []string {
 	}
 	var out []string
 	for i := 1; i <= max(1, l.Stack.Flink.TaskManagers); i++ {
-		out = append(out, taskManagerName(i))
+		out = append(out, TaskManagerName(i))
 	}
 	return out
 }

@@ -443,26 +443,29 @@ func JobManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports,
 	}, nil
 }
 
-// TaskManagerService is the session cluster's one TaskManager.
-func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config []byte) (Service, error) {
+// TaskManagerService is one TaskManager of the session cluster, named as
+// its compose service is (taskmanager, taskmanager-2, …).
+func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config []byte, name string) (Service, error) {
 	mem, dyn, err := FlinkResourceParams(ctx, cp, config, "GET_TM_RESOURCE_PARAMS")
 	if err != nil {
 		return Service{}, err
 	}
-	conf := lay.Conf("taskmanager")
-	argv := append(flinkJVM(cp, lay, "taskmanager", mem),
+	conf := lay.Conf(name)
+	argv := append(flinkJVM(cp, lay, name, mem),
 		"org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "--configDir", conf)
-	argv = append(argv, dyn...)
+	// Its resource ID is its name: the JobManager lists it under that ID,
+	// which the health check looks for.
+	argv = append(append(argv, dyn...), "-Dtaskmanager.resource-id="+name)
 	rest := fmt.Sprintf("http://127.0.0.1:%d", p.FlinkREST)
 	return Service{
-		Name:  "taskmanager",
+		Name:  name,
 		Argv:  argv,
 		Env:   []string{"FLINK_CONF_DIR=" + conf},
 		Files: flinkFiles(lay, conf, config),
 		Needs: []string{"jobmanager"},
 		// compose greps /taskmanagers for the container's address; here
-		// every TaskManager is on 127.0.0.1, so one registered is enough.
-		Health: Probe{Func: func(ctx context.Context) error { return taskManagersRegistered(ctx, rest) }, Start: 2 * time.Minute},
+		// every TaskManager is on 127.0.0.1, so it is found by its ID.
+		Health: Probe{Func: func(ctx context.Context) error { return taskManagerRegistered(ctx, rest, name) }, Start: 2 * time.Minute},
 		Memory: flinkKey(config, "taskmanager.memory.process.size"),
 		Why:    "taskmanager.memory.process.size of flink/config.yaml",
 	}, nil
@@ -504,8 +507,9 @@ func flinkKey(config []byte, key string) string {
 	return ""
 }
 
-// taskManagersRegistered succeeds once the JobManager lists a TaskManager.
-func taskManagersRegistered(ctx context.Context, rest string) error {
+// taskManagerRegistered succeeds once the JobManager lists the
+// TaskManager of resource ID id.
+func taskManagerRegistered(ctx context.Context, rest, id string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rest+"/taskmanagers", nil)
 	if err != nil {
 		return err
@@ -526,10 +530,12 @@ func taskManagersRegistered(ctx context.Context, rest string) error {
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
 		return err
 	}
-	if len(body.TaskManagers) == 0 {
-		return errors.New("no TaskManager registered yet")
+	for _, tm := range body.TaskManagers {
+		if tm.ID == id {
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("TaskManager %s is not registered yet (%d are)", id, len(body.TaskManagers))
 }
 
 // TieringArgs are the tiering job's arguments, as flink-jobs.sh passes

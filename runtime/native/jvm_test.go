@@ -108,7 +108,7 @@ func TestNativeStack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := TaskManagerService(ctx, lay, cp, p, conf)
+	tm, err := TaskManagerService(ctx, lay, cp, p, conf, "taskmanager")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,11 +45,17 @@ func (p *Plan) addJVMServices(ctx context.Context, lab *labdir.Lab, files render
 	if err != nil {
 		return err
 	}
-	tm, err := TaskManagerService(ctx, lay, cp, p.Ports, config)
-	if err != nil {
-		return err
+	p.Services = append(p.Services, jm)
+	// As many TaskManagers as the lab's flink block asks for, named as
+	// compose names them, so that "stop taskmanager" means the same one.
+	for i := 1; i <= max(s.Flink.TaskManagers, 1); i++ {
+		tm, err := TaskManagerService(ctx, lay, cp, p.Ports, config, render.TaskManagerName(i))
+		if err != nil {
+			return err
+		}
+		p.Services = append(p.Services, tm)
 	}
-	p.Services = append(p.Services, jm, tm, SQLGatewayService(lay, cp, p.Ports, config))
+	p.Services = append(p.Services, SQLGatewayService(lay, cp, p.Ports, config))
 	return nil
 }
 
