@@ -74,6 +74,17 @@ declare -A vargs=(
 echo "== render $lab"
 dirs=()
 for v in "${variants[@]}"; do
+	# A variant sets the seed lab's variables; another lab gets only those
+	# of its variants whose variables it declares.
+	skip=
+	for a in ${vargs[$v]}; do
+		case $a in -var) continue ;; esac
+		grep -Eqs "^variable \"${a%%=*}\"" "$lab"/*.hcl || skip=1
+	done
+	if [ -n "$skip" ]; then
+		echo "   $v: skipped ($lab does not declare ${vargs[$v]})"
+		continue
+	fi
 	# shellcheck disable=SC2086 # vargs holds separate arguments
 	if ! "$labgen" render "$lab" -o "$tmp/$v" ${vargs[$v]} >"$tmp/render-$v.log" 2>&1; then
 		cat "$tmp/render-$v.log" >&2

@@ -48,7 +48,11 @@ func withOptions(kv ...string) string {
 
 // flinkColumns renders a column list with the table's primary key. Fluss
 // knows no VARCHAR(n), only STRING, so its tables drop string lengths.
-func flinkColumns(t *schemas.Table, kind string) string {
+func flinkColumns(t *schemas.Table, kind string) string { return flinkColumnsTimed(t, kind, nil) }
+
+// flinkColumnsTimed adds the time attributes a reading job declares: the
+// processing-time column and the event-time column's watermark.
+func flinkColumnsTimed(t *schemas.Table, kind string, ta *schemas.TimeAttrs) string {
 	var b strings.Builder
 	b.WriteString("(\n")
 	for _, c := range t.Columns {
@@ -62,8 +66,29 @@ func flinkColumns(t *schemas.Table, kind string) string {
 		}
 		fmt.Fprintf(&b, "  %s %s%s,\n", quoteFlink(c.Name), ty, null)
 	}
+	if ta != nil && ta.Processing != "" {
+		fmt.Fprintf(&b, "  %s AS PROCTIME(),\n", quoteFlink(ta.Processing))
+	}
+	if ta != nil && ta.Event != "" {
+		fmt.Fprintf(&b, "  WATERMARK FOR %s AS %s - %s,\n", quoteFlink(ta.Event), quoteFlink(ta.Event), flinkInterval(ta.Lateness))
+	}
 	fmt.Fprintf(&b, "  PRIMARY KEY (%s) NOT ENFORCED\n)", joinMap(t.Key, quoteFlink))
 	return b.String()
+}
+
+// flinkInterval is a duration as a Flink SQL interval literal, in the
+// largest unit that keeps it whole.
+func flinkInterval(d string) string {
+	dur := schemas.ParseDuration(d)
+	switch {
+	case dur == 0:
+		return "INTERVAL '0' SECOND"
+	case dur%60e9 == 0:
+		return fmt.Sprintf("INTERVAL '%d' MINUTE", dur/60e9)
+	case dur%1e9 == 0:
+		return fmt.Sprintf("INTERVAL '%d' SECOND", dur/1e9)
+	}
+	return fmt.Sprintf("INTERVAL '%d.%03d' SECOND", dur/1e9, dur%1e9/1e6)
 }
 
 // flinkDuration turns "1h" into Flink's "1 h" style; Flink also reads Go's
@@ -121,7 +146,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 		case schemas.StoreMySQL:
 			s := t.Store(kind)
 			fmt.Fprintf(&b, "\n-- %s, read from MySQL's binlog (CDC).\n", t.Name)
-			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t, kind), withOptions(
+			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumnsTimed(t, kind, t.TimeOf(s)), withOptions(
 				"connector", "mysql-cdc",
 				"hostname", mysqlHost,
 				"port", mysqlPort,
@@ -154,8 +179,12 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 					opts = append(opts, "scan.bounded.mode", "latest-offset")
 				}
 			}
+			var ta *schemas.TimeAttrs
+			if source {
+				ta = t.TimeOf(s)
+			}
 			fmt.Fprintf(&b, "\n-- %s, %s the Kafka topic %s (upsert: one key, many versions).\n", t.Name, what, s.Name)
-			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumns(t, kind), withOptions(opts...))
+			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumnsTimed(t, kind, ta), withOptions(opts...))
 		case schemas.StoreFluss, schemas.StoreIceberg:
 			// Lake tables are created once, by lake_tables.sql: Fluss
 			// refuses CREATE TABLE IF NOT EXISTS once the table's Paimon

@@ -350,12 +350,12 @@ func TestComposePortsAndServices(t *testing.T) {
 			// One service per TaskManager, so that stopping taskmanager
 			// stops exactly one.
 			for i := 1; i <= l.Stack.Flink.TaskManagers; i++ {
-				tm, ok := p.Services[taskManagerName(i)]
+				tm, ok := p.Services[TaskManagerName(i)]
 				if !ok || tm.Deploy != nil {
-					t.Errorf("TaskManager %d is not the service %s of its own", i, taskManagerName(i))
+					t.Errorf("TaskManager %d is not the service %s of its own", i, TaskManagerName(i))
 				}
 			}
-			if _, ok := p.Services[taskManagerName(l.Stack.Flink.TaskManagers+1)]; ok {
+			if _, ok := p.Services[TaskManagerName(l.Stack.Flink.TaskManagers+1)]; ok {
 				t.Errorf("more TaskManagers than the lab's %d", l.Stack.Flink.TaskManagers)
 			}
 		})

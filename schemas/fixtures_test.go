@@ -56,7 +56,12 @@ func (k diagKey) String() string {
 	return fmt.Sprintf("%s:%d: %s: %s", k.file, k.line, sev, k.summary)
 }
 
-// expectedDiags reads the annotations of every .hcl and .vars file of dir.
+// sqlAnnotationPattern is the same in an SQL comment: "-- ERROR: Summary",
+// for diagnostics at a line of a case's jobs/*.sql or presets/*.sql.
+var sqlAnnotationPattern = regexp.MustCompile(`--\s*(ERROR|WARNING)(\s*\(no range\))?:\s*(.*)`)
+
+// expectedDiags reads the annotations of every .hcl and .vars file of dir,
+// and of the .sql files in its jobs and presets folders.
 func expectedDiags(t *testing.T, dir string) []diagKey {
 	t.Helper()
 	var out []diagKey
@@ -64,18 +69,31 @@ func expectedDiags(t *testing.T, dir string) []diagKey {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var names []string
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".hcl") && !strings.HasSuffix(e.Name(), ".vars") {
-			continue
+		if strings.HasSuffix(e.Name(), ".hcl") || strings.HasSuffix(e.Name(), ".vars") {
+			names = append(names, e.Name())
 		}
-		f, err := os.Open(filepath.Join(dir, e.Name()))
+	}
+	for _, sub := range []string{"jobs", "presets"} {
+		sqls, _ := filepath.Glob(filepath.Join(dir, sub, "*.sql"))
+		for _, s := range sqls {
+			names = append(names, filepath.Join(sub, filepath.Base(s)))
+		}
+	}
+	for _, name := range names {
+		pattern := annotationPattern
+		if strings.HasSuffix(name, ".sql") {
+			pattern = sqlAnnotationPattern
+		}
+		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sc := bufio.NewScanner(f)
 		for line := 1; sc.Scan(); line++ {
-			for _, m := range annotationPattern.FindAllStringSubmatch(sc.Text(), -1) {
-				k := diagKey{file: e.Name(), line: line, summary: strings.TrimSpace(m[3]), warning: m[1] == "WARNING"}
+			for _, m := range pattern.FindAllStringSubmatch(sc.Text(), -1) {
+				k := diagKey{file: filepath.Base(name), line: line, summary: strings.TrimSpace(m[3]), warning: m[1] == "WARNING"}
 				if m[2] != "" {
 					k.file, k.line = "", 0
 				}
@@ -329,6 +347,17 @@ func TestPinnedRanges(t *testing.T) {
 		{"invalid/result_outside", []string{
 			`lab.hcl:24,24-41: result is not available here; result is the outcome of the step itself and can be used in capture, expect and wait's until; here, use a value an earlier step captured (step.NAME.VALUE).`,
 			`lab.hcl:30,15-32: result is not available here; result is the outcome of the step itself and can be used in capture, expect and wait's until; here, use a value an earlier step captured (step.NAME.VALUE).`,
+		}},
+		{"invalid/job_sql", []string{
+			`dropped.sql:2,1-7: Column missing from the job's output; Job dropped writes wide, but its query yields 2 column(s) and none named "paid": the table's column paid would have no value.`,
+			`misspelt.sql:1,1-7: Column missing from the job's output; Job misspelt writes wide, but its query yields 4 column(s) and none named "amount": the table's column amount would have no value.`,
+			`misspelt.sql:3,13-18: Output column not in the written table; Job misspelt writes wide, which has no column "amont". Did you mean amount?`,
+			`misspelt.sql:4,3-32: Output column without a name; Flink names this column EXPR$n, so it cannot be inserted into wide by name; end it with AS <column>.`,
+			"reserved.sql:4,3-8: Reserved word as a name; VIEWS is a reserved word in Flink's SQL; as a name it must be quoted: `views`.",
+			`undeclared.sql:4,6-10: Query reads an undeclared table; The query of job file_undeclared names wide, which is not in its reads; add table.wide to reads so its definition is rendered.`,
+			`undeclared.sql:5,6-13: Query reads an undeclared table; The query of job file_undeclared names nowhere, but no table of this lab is called so; declare it and add it to reads.`,
+			`lab.hcl:38,97-105: Query reads an undeclared table; The query of job plain_undeclared names payments, which is not in its reads; add table.payments to reads so its definition is rendered.`,
+			"reserved.sql:1,28-32: Reserved word as a name; RANK is a reserved word in MySQL's SQL; as a name it must be quoted: `rank`.",
 		}},
 		{"invalid/missing_lab", []string{
 			`Missing lab block; Every lab declares itself once: lab "name" { title = "..." } in one of the .hcl files of testdata/invalid/missing_lab.`,

@@ -71,12 +71,13 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 
 	// Which stores the query reads: lake tables by catalog-qualified name,
 	// the rest by their plain name in the default catalog.
-	qrange := at["query"].Expr.Range()
+	// Undeclared names are reported by checkJobQuery, at their place in
+	// the query.
+	src := d.sqlSourceOf(at["query"], j.Query)
 	refs := catalogRefs(j.Query)
 	for _, ref := range refs {
 		t := d.lab.Table(ref.table)
 		if t == nil || !contains(j.Reads, ref.table) {
-			d.errorf(qrange, "Query reads an undeclared table", "The query of job %s names %s.%s.%s; add table.%s to reads (and declare the table) so its definition is rendered.", name, ref.catalog, ref.db, ref.table, ref.table)
 			continue
 		}
 		kind := StoreFluss
@@ -108,6 +109,15 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 				}
 				continue
 			}
+			if j.Mode == ModeBatch {
+				// Flink refuses both in batch mode: CDC and upsert-kafka
+				// sources are unbounded changelogs.
+				what := "MySQL store through CDC"
+				if src.Kind == StoreKafka {
+					what = "Kafka store as an upsert stream"
+				}
+				d.errorf(readRanges[i], "Batch job reads an unbounded source", "Job %s runs in batch mode, but reads %s by its plain name, which is its %s; Flink plans no bounded read of it. Read a lake store (%s.<db>.%s or %s.<db>.%s) or make the job streaming.", name, r, what, FlussCatalog, r, IcebergCatalog, r)
+			}
 			j.Uses = append(j.Uses, src.Kind+":"+r)
 		}
 		if !named {
@@ -116,6 +126,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 	}
 	sort.Strings(j.Uses)
 	j.Uses = dedupe(j.Uses)
+	d.checkJobQuery(j, src, out)
 
 	if out != nil && len(FlinkSinks(out)) == 0 {
 		declared := false
@@ -233,6 +244,8 @@ func (d *decoder) decodePreset(b *hcl.Block) *Preset {
 	if p.SQL != "" {
 		if err := sqlread.Check(p.Engine, p.SQL); err != nil {
 			d.errorf(at["sql"].Expr.Range(), "Preset is not read-only", "Preset %s must be a single read-only statement: %s.", name, err)
+		} else {
+			d.checkPresetSQL(p, d.sqlSourceOf(at["sql"], p.SQL))
 		}
 	}
 	if p.Engine != "" && !d.lab.Stack.Has(p.Engine) {

@@ -235,9 +235,9 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 			d.lab.Experiments = append(d.lab.Experiments, e)
 		}
 	}
-	if !d.diags.HasErrors() {
-		d.validate()
-	}
+	// Reference checks run even after decoding errors, so that a lab's
+	// independent mistakes are reported in one round.
+	d.validate()
 	d.diags = sortDiags(d.diags)
 	return d.lab, d.diags
 }

@@ -166,7 +166,19 @@ type Table struct {
 	Columns     []*Column `json:"columns"`
 	Key         []string  `json:"key"`
 	Stores      []*Store  `json:"stores"`
-	DeclRange   hcl.Range `json:"-"`
+	// Time declares the table's time attributes for the Flink jobs that
+	// read it; a store's own Time replaces it for that store.
+	Time      *TimeAttrs `json:"time,omitempty"`
+	DeclRange hcl.Range  `json:"-"`
+}
+
+// TimeAttrs are the time attributes Flink sees on a table it reads: an
+// event-time column with the lateness its watermark allows, and a
+// processing-time column computed by Flink (not stored anywhere).
+type TimeAttrs struct {
+	Event      string `json:"event,omitempty"`
+	Lateness   string `json:"lateness,omitempty"`
+	Processing string `json:"processing,omitempty"`
 }
 
 // Column is one column of a table.
@@ -191,8 +203,18 @@ type Store struct {
 	// Version is the ClickHouse ReplacingMergeTree version column.
 	Version string `json:"version,omitempty"`
 	// Ingest names the store ClickHouse reads from (kafka), if any.
-	Ingest    string    `json:"ingest,omitempty"`
-	DeclRange hcl.Range `json:"-"`
+	Ingest string `json:"ingest,omitempty"`
+	// Time replaces the table's time attributes for this store.
+	Time      *TimeAttrs `json:"time,omitempty"`
+	DeclRange hcl.Range  `json:"-"`
+}
+
+// TimeOf returns the time attributes Flink sees when it reads store s of t.
+func (t *Table) TimeOf(s *Store) *TimeAttrs {
+	if s != nil && s.Time != nil {
+		return s.Time
+	}
+	return t.Time
 }
 
 // Producer writes a table continuously with declared value distributions.

@@ -2,17 +2,26 @@ package schemas
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
 
 var tableSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "key", Required: true}},
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "key", Required: true}, {Name: "processing_time"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "column", LabelNames: []string{"name"}},
 		{Type: "store", LabelNames: []string{"kind"}},
+		{Type: "event_time"},
 	},
+}
+
+var eventTimeSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "column", Required: true}, {Name: "lateness"}},
 }
 
 var columnSchema = &hcl.BodySchema{
@@ -20,8 +29,14 @@ var columnSchema = &hcl.BodySchema{
 }
 
 var storeSchemas = map[string]*hcl.BodySchema{
-	StoreMySQL:      {Attributes: []hcl.AttributeSchema{{Name: "name"}}},
-	StoreKafka:      {Attributes: []hcl.AttributeSchema{{Name: "topic"}, {Name: "partitions"}}},
+	StoreMySQL: {
+		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "processing_time"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
+	},
+	StoreKafka: {
+		Attributes: []hcl.AttributeSchema{{Name: "topic"}, {Name: "partitions"}, {Name: "processing_time"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
+	},
 	StoreClickHouse: {Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "version"}, {Name: "ingest"}}},
 	StoreFluss:      {Attributes: []hcl.AttributeSchema{{Name: "name"}}},
 	StoreIceberg:    {Attributes: []hcl.AttributeSchema{{Name: "name"}}},
@@ -44,10 +59,14 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 	t := &Table{Name: name, DeclRange: b.DefRange, Description: trimText(d.str(content.Attributes["description"]))}
 
 	cols := map[string]*Column{}
-	var stores []*hcl.Block
+	var stores, times []*hcl.Block
 	for _, cb := range content.Blocks {
 		if cb.Type == "store" {
 			stores = append(stores, cb)
+			continue
+		}
+		if cb.Type == "event_time" {
+			times = append(times, cb)
 			continue
 		}
 		cname := cb.Labels[0]
@@ -102,6 +121,7 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 		}
 	}
 
+	t.Time = d.decodeTime(t, cols, times, content.Attributes["processing_time"], nil)
 	seen := map[string]hcl.Range{}
 	for _, sb := range stores {
 		kind := sb.Labels[0]
@@ -127,6 +147,9 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 				d.warnf(sb.DefRange, "Store without component", "Table %s is stored in %s, but the stack does not run %s; this store is left out.", name, kind, kind)
 			}
 			continue
+		}
+		if kind == StoreMySQL || kind == StoreKafka {
+			s.Time = d.decodeTime(t, cols, sc.Blocks, sc.Attributes["processing_time"], t.Time)
 		}
 		switch kind {
 		case StoreMySQL:
@@ -367,6 +390,10 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 	}
 	if f.Delay != nil && f.Delay.Min != nil && *f.Delay.Min < 0 {
 		d.errorf(da.Expr.Range(), "Invalid delay", "A delay cannot be negative, but this %s can be as small as %g.", f.Delay.Kind, *f.Delay.Min)
+	} else if f.Delay != nil {
+		if share := shareOutside(f.Delay, 0, math.Inf(1)); share >= shareWarn {
+			d.warnf(da.Expr.Range(), "Delay below zero", "%s puts %s of the delays below 0 s; the producer sends those follow-ups at once (0 s). Declare { min = ... } or narrow the distribution.", describeDist(f.Delay), percent(share))
+		}
 	}
 	oa := content.Attributes["outcome"]
 	f.Outcome = d.dist(oa)
@@ -530,6 +557,9 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 	}
 	switch x.Kind {
 	case DistConstant:
+		if fitsKind(t, x.Value) {
+			d.checkFits(rng, x, col, follow)
+		}
 		switch v := x.Value.(type) {
 		case nil:
 			if !col.Nullable {
@@ -552,13 +582,25 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 		if !t.IsNumeric() {
 			bad("%s gives numbers.", x.Kind)
 		}
+		if lo, hi, ok := typeRange(t); ok {
+			if share := shareOutside(x, lo, hi); share >= shareWarn {
+				d.warnf(rng, "Distribution leaves the column's range", "%s puts %s of its values outside the range of %s (%s); MySQL refuses those rows and the producer stops. Narrow it or declare { min, max }.", describeDist(x), percent(share), t, col.Name)
+			}
+		}
 	case DistUniformInt, DistSequence:
 		if !t.IsNumeric() && t.Kind != TypeString {
 			bad("%s gives whole numbers.", x.Kind)
 		}
+		if lo, hi, ok := typeRange(t); ok && x.Kind == DistUniformInt {
+			if share := shareOutside(x, lo, hi); share >= shareWarn {
+				d.warnf(rng, "Distribution leaves the column's range", "%s puts %s of its values outside the range of %s (%s); MySQL refuses those rows and the producer stops. Narrow it or declare { min, max }.", describeDist(x), percent(share), t, col.Name)
+			}
+		}
 	case DistWeighted:
 		if t.Kind != TypeString && !t.IsNumeric() {
 			bad("weighted gives the chosen keys, which fit string and number columns.")
+		} else {
+			d.checkFits(rng, x, col, follow)
 		}
 	case DistNow:
 		if t.Kind != TypeTimestamp && t.Kind != TypeDate {
@@ -573,6 +615,7 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 			d.errorf(rng, "Unknown parent column", "The parent table %s has no column %q.", parent.Name, x.Field)
 		}
 	case DistOutcome, DistOutcomeMap:
+		defer d.checkFits(rng, x, col, follow)
 		if follow == nil {
 			d.errorf(rng, x.Kind+"() outside a follow-up", "%s() takes the follow-up's outcome; the producer's own rows have none.", x.Kind)
 			return
@@ -595,4 +638,243 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 			}
 		}
 	}
+}
+
+// fitsColumn tells why a constant the producer writes does not fit the
+// column, or "" when it does: MySQL refuses such a row ("Data too long",
+// "Out of range value") and the producer stops on it.
+func fitsColumn(t LogicalType, v any) string {
+	switch x := v.(type) {
+	case string:
+		if t.Kind == TypeString && t.Length > 0 && utf8.RuneCountInString(x) > t.Length {
+			return fmt.Sprintf("%q has %d characters", x, utf8.RuneCountInString(x))
+		}
+		if t.IsNumeric() {
+			if f, err := strconv.ParseFloat(x, 64); err == nil {
+				return numberFits(t, f, x)
+			}
+		}
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			return ""
+		}
+		if t.Kind == TypeString && t.Length > 0 && len(x.String()) > t.Length {
+			return fmt.Sprintf("%s has %d characters", x, len(x.String()))
+		}
+		return numberFits(t, f, x.String())
+	}
+	return ""
+}
+
+func numberFits(t LogicalType, f float64, text string) string {
+	lo, hi, ok := typeRange(t)
+	if ok && (f < lo || f > hi) {
+		return fmt.Sprintf("%s is outside %s's range", text, t)
+	}
+	return ""
+}
+
+// typeRange is the range of values a numeric column holds.
+func typeRange(t LogicalType) (lo, hi float64, ok bool) {
+	switch t.Kind {
+	case TypeTinyInt:
+		return math.MinInt8, math.MaxInt8, true
+	case TypeSmallInt:
+		return math.MinInt16, math.MaxInt16, true
+	case TypeInt:
+		return math.MinInt32, math.MaxInt32, true
+	case TypeBigInt:
+		return math.MinInt64, math.MaxInt64, true
+	case TypeDecimal:
+		m := math.Pow(10, float64(t.Precision-t.Scale)) - math.Pow(10, -float64(t.Scale))
+		return -m, m, true
+	}
+	return 0, 0, false
+}
+
+// checkFits reports every constant x can write that does not fit col.
+func (d *decoder) checkFits(rng hcl.Range, x *Dist, col *Column, follow *Follow) {
+	if col.Type.Kind == "" {
+		return
+	}
+	var values []any
+	switch x.Kind {
+	case DistConstant:
+		values = append(values, x.Value)
+	case DistWeighted:
+		for _, c := range x.Choices {
+			values = append(values, c.Value)
+		}
+	case DistOutcome:
+		if follow != nil && follow.Outcome != nil {
+			for _, c := range follow.Outcome.Choices {
+				if c.Value != follow.Never {
+					values = append(values, c.Value)
+				}
+			}
+		}
+	case DistOutcomeMap:
+		for _, m := range x.Map {
+			if m.Dist == nil {
+				values = append(values, m.Value)
+			}
+		}
+	}
+	for _, v := range values {
+		if why := fitsColumn(col.Type, v); why != "" {
+			d.errorf(rng, "Value does not fit the column", "Column %q is %s, but %s; MySQL would refuse the row and the producer would stop.", col.Name, col.Type, why)
+		}
+	}
+}
+
+// shareOutside is the probability that a draw of x falls below lo or
+// above hi, leaving out a side the distribution's own min or max clamps
+// inside the range. It is computed from the distribution's CDF.
+func shareOutside(x *Dist, lo, hi float64) float64 {
+	cdf := distCDF(x)
+	if cdf == nil {
+		return 0
+	}
+	below, above := cdf(lo), 1-cdf(hi)
+	if x.Min != nil && *x.Min >= lo {
+		below = 0
+	}
+	if x.Max != nil && *x.Max <= hi {
+		above = 0
+	}
+	// Below lo, the CDF counts lo itself only for discrete draws, which
+	// the kinds here are not.
+	return max(0, below) + max(0, above)
+}
+
+// distCDF is P(X <= v) of a continuous distribution before clamping; nil
+// for kinds whose values are not drawn from a continuous law.
+func distCDF(x *Dist) func(float64) float64 {
+	phi := func(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+	switch x.Kind {
+	case DistNormal:
+		if x.Stddev == 0 {
+			return func(v float64) float64 { return step(v >= x.Mean) }
+		}
+		return func(v float64) float64 { return phi((v - x.Mean) / x.Stddev) }
+	case DistLogNormal:
+		return func(v float64) float64 {
+			if v <= 0 {
+				return 0
+			}
+			if x.Sigma == 0 {
+				return step(math.Log(v) >= x.Mu)
+			}
+			return phi((math.Log(v) - x.Mu) / x.Sigma)
+		}
+	case DistExponential:
+		return func(v float64) float64 {
+			if v <= 0 || x.Mean <= 0 {
+				return 0
+			}
+			return 1 - math.Exp(-v/x.Mean)
+		}
+	case DistUniform, DistUniformInt:
+		if x.Min == nil || x.Max == nil {
+			return nil
+		}
+		a, b := *x.Min, *x.Max
+		return func(v float64) float64 {
+			switch {
+			case v < a:
+				return 0
+			case v >= b || a == b:
+				return 1
+			}
+			return (v - a) / (b - a)
+		}
+	}
+	return nil
+}
+
+func step(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// shareWarn is the share of draws outside a range worth a warning.
+const shareWarn = 0.01
+
+func percent(share float64) string { return strconv.FormatFloat(share*100, 'f', 1, 64) + "%" }
+
+// fitsKind tells whether a constant's kind suits the column, so that only
+// values the type check let through are measured against it.
+func fitsKind(t LogicalType, v any) bool {
+	switch v.(type) {
+	case string:
+		return !t.IsNumeric()
+	case json.Number:
+		return t.IsNumeric() || t.Kind == TypeString
+	}
+	return false
+}
+
+// describeDist writes a distribution back in the lab's words.
+func describeDist(x *Dist) string {
+	g := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	switch x.Kind {
+	case DistNormal:
+		return "normal(" + g(x.Mean) + ", " + g(x.Stddev) + ")"
+	case DistLogNormal:
+		return "lognormal(" + g(x.Mu) + ", " + g(x.Sigma) + ")"
+	case DistExponential:
+		return "exponential(" + g(x.Mean) + ")"
+	case DistUniform, DistUniformInt:
+		if x.Min != nil && x.Max != nil {
+			return x.Kind + "(" + g(*x.Min) + ", " + g(*x.Max) + ")"
+		}
+	}
+	return x.Kind
+}
+
+// decodeTime reads event_time { column, lateness } blocks and a
+// processing_time attribute. For a store, what it leaves out is taken
+// from the table's (inherit); nil when nothing is declared.
+func (d *decoder) decodeTime(t *Table, cols map[string]*Column, blocks []*hcl.Block, proc *hcl.Attribute, inherit *TimeAttrs) *TimeAttrs {
+	if len(blocks) == 0 && proc == nil {
+		return nil
+	}
+	ta := &TimeAttrs{}
+	if inherit != nil {
+		*ta = *inherit
+	}
+	for i, b := range blocks {
+		if i > 0 {
+			d.errorf(b.DefRange, "Duplicate event_time block", "A table or store has one event-time column; the first is at %s.", blocks[0].DefRange)
+			continue
+		}
+		c, diags := b.Body.Content(eventTimeSchema)
+		d.diags = append(d.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		ca := c.Attributes["column"]
+		ta.Event = d.str(ca)
+		col := cols[ta.Event]
+		switch {
+		case col == nil:
+			d.errorf(ca.Expr.Range(), "Unknown event-time column", "Table %s has no column %q.", t.Name, ta.Event)
+		case col.Type.Kind != "" && col.Type.Kind != TypeTimestamp:
+			d.errorf(ca.Expr.Range(), "Invalid event-time column", "An event-time column is a timestamp; %q is %s.", ta.Event, col.Type)
+		}
+		ta.Lateness = "0s"
+		if la := c.Attributes["lateness"]; la != nil {
+			ta.Lateness = d.duration(la, "0s")
+		}
+	}
+	if proc != nil {
+		ta.Processing = d.identifier(proc)
+		if cols[ta.Processing] != nil {
+			d.errorf(proc.Expr.Range(), "Processing-time column shadows a column", "Table %s already has a column %q; the processing-time column is computed by Flink and needs a name of its own.", t.Name, ta.Processing)
+		}
+	}
+	return ta
 }

@@ -23,15 +23,16 @@ func (d *decoder) validate() {
 	for _, ref := range d.deferred {
 		d.checkDeferred(ref)
 	}
-	if d.diags.HasErrors() {
-		return
-	}
+	// With errors, what the stack leaves out is still worked out (its
+	// checks find unknown stores, topics and services), but not warned
+	// about: those warnings would only repeat the errors.
+	quiet := d.diags.HasErrors()
 
 	for _, j := range l.Jobs {
 		j.Unavailable = d.jobUnavailable(j)
 	}
 	for _, j := range l.Jobs {
-		if j.Unavailable != "" && !isInvalid(j.Unavailable) {
+		if j.Unavailable != "" && !isInvalid(j.Unavailable) && !quiet {
 			d.warnf(j.DeclRange, "Job unavailable in this stack", "Job %s %s; its SQL is not rendered and it is not submitted.", j.Name, j.Unavailable)
 		}
 	}
@@ -46,7 +47,7 @@ func (d *decoder) validate() {
 	// of an unavailable experiment is unavailable too.
 	for _, e := range l.Experiments {
 		e.Unavailable = d.experimentUnavailable(e)
-		if e.Unavailable != "" && !isInvalid(e.Unavailable) {
+		if e.Unavailable != "" && !isInvalid(e.Unavailable) && !quiet {
 			d.warnf(e.DeclRange, "Experiment unavailable in this stack", "Experiment %d (%s) %s; the runbook and runs mark it unavailable.", e.Number, e.Name, e.Unavailable)
 		}
 	}

@@ -1,0 +1,83 @@
+lab "job_sql" {
+  title = "Job queries Flink would reject"
+}
+
+stack {
+  mysql {}
+  kafka {}
+  flink {}
+}
+
+table "orders" {
+  key = ["order_id"]
+  column "order_id" { type = "bigint" }
+  column "amount" { type = "decimal(12,2)" }
+  column "views" { type = "int" }
+  store "mysql" {}
+}
+
+table "payments" {
+  key = ["order_id"]
+  column "order_id" { type = "bigint" }
+  store "mysql" {}
+}
+
+table "wide" {
+  key = ["order_id"]
+  column "order_id" { type = "bigint" }
+  column "amount" { type = "decimal(12,2)" }
+  column "paid" { type = "boolean" }
+  store "kafka" {}
+}
+
+# A plain table name missing from reads (item 1), in an inline query.
+job "plain_undeclared" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.wide
+  query  = "SELECT o.order_id, o.amount, p.order_id IS NOT NULL AS paid FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id" # ERROR: Query reads an undeclared table
+}
+
+# The same, in a file, and a name no table has.
+job "file_undeclared" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.wide
+  query  = file("jobs/undeclared.sql")
+}
+
+# Output columns that do not match the written table (item 2).
+job "misspelt" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.wide
+  query  = file("jobs/misspelt.sql")
+}
+
+job "dropped" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.wide
+  query  = file("jobs/dropped.sql")
+}
+
+# A star: the names are not known, so nothing is said.
+job "star" {
+  mode   = "streaming"
+  reads  = [table.wide]
+  writes = table.wide
+  query  = "SELECT * FROM wide"
+}
+
+# Reserved words as bare names (item 6).
+job "reserved" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.wide
+  query  = file("jobs/reserved.sql")
+}
+
+preset "reserved_mysql" {
+  engine = "mysql"
+  sql    = file("presets/reserved.sql")
+}
