@@ -25,6 +25,15 @@ func runbook(l *schemas.Lab) []byte {
 	w("`./stream-lab compose …` passes its arguments to `docker compose` with this lab's project and file. ")
 	w("`./stream-lab batch` runs the bounded jobs now; `./stream-lab compose down -v` removes the lab and its data. ")
 	w("Users and passwords are in `.env`. With labgen installed, `labgen run .` executes the experiments below and writes a record of what it observed into `records/`.\n\n")
+	w("Without Docker, labgen runs the same lab as local processes: `labgen up . --native` (then `labgen run .`, `labgen status .`, `labgen down .`). ")
+	w("There MySQL is MariaDB and ClickHouse is chdb behind an HTTP front (at the HTTP port below; no native TCP port), each named as a stand-in in the record")
+	if s := l.Stack; s.KafkaUI != nil && s.Kafka != nil {
+		w("; Kafka UI has no native form: read a key's messages with `labgen run` (the experiments' kafka steps) or any Kafka client on 127.0.0.1:%d", s.Kafka.Port)
+	}
+	if l.Stack.BatchLoop != nil {
+		w("; the background batch loop does not run, so use `labgen batch .` where this runbook says `./stream-lab batch`")
+	}
+	w(". When `labgen run` carries out a step such as `./stream-lab compose stop taskmanager`, it stops or starts the native process instead.\n\n")
 
 	w("## Where things are\n\n")
 	w("| part | address | what to look at |\n| --- | --- | --- |\n")
