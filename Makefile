@@ -16,8 +16,9 @@ help: ## list the targets
 demo: ## the main job, no Docker: install what is missing, render the seed lab, bring its native stack up, run all experiments, print the record
 	./scripts/demo.sh
 
-e2e: ## CI: every experiment end to end on a fresh native stack (run --strict), down, nothing left behind
-	./scripts/e2e.sh
+e2e: ## CI: every experiment of both labs end to end on a fresh native stack (run --strict), down, nothing left behind
+	./scripts/e2e.sh labs/orders out/e2e
+	./scripts/e2e.sh labs/sensors out/e2e-sensors
 
 build: ## build bin/labgen
 	$(GO) build -o $(BIN) ./cmd/labgen
@@ -26,15 +27,17 @@ render: build ## validate and render the seed lab into out/orders (needs only Go
 	$(BIN) validate $(LAB)
 	$(BIN) render $(LAB) -o $(OUT)
 
-validate: build ## validate the seed lab and its variants
+validate: build ## validate the seed lab, its variants and the sensors lab
 	$(BIN) validate $(LAB)
 	$(BIN) validate $(LAB) -var order_rate=50 -var payment_delay=10s
 	$(BIN) validate $(LAB) -var lakes=false
+	$(BIN) validate labs/sensors
 
 lint: build ## gofmt, go vet and labgen fmt -check
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(BIN) fmt -check $(LAB)
+	$(BIN) fmt -check labs/sensors
 
 fuzz: ## run the loader's fuzz target for a bounded time (FUZZTIME, default 20s)
 	$(GO) test ./schemas -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $${FUZZTIME:-20s}
@@ -52,8 +55,9 @@ bench-producer: ## producer throughput vs plain INSERTs, bytes per pending follo
 bench: bench-producer ## every benchmark
 	$(GO) test ./render -run '^$$' -bench Render -benchmem
 
-prove: build ## run the rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
+prove: build ## run both labs' rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
 	./prove/prove.sh
+	LAB=labs/sensors PROVE_ONLY="flink clickhouse" ./prove/prove.sh
 
 clean: ## remove build outputs and rendered labs
 	rm -rf bin out/*/

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# make e2e (CI): every experiment of the seed lab end to end on the native
-# stack, from an empty state: render, up --native, run --strict (no failed
-# step, every expectation of a healthy pipeline held), down; then check
-# that no process of the lab is left behind. The record stays in
-# $OUT/records.
+# make e2e (CI): every experiment of a lab end to end on the native stack,
+# from an empty state: render, up --native, run --strict (no failed step,
+# every expectation of a healthy pipeline held), down; then check that no
+# process of the lab is left behind. The record stays in $OUT/records.
+#
+#   scripts/e2e.sh [LAB [OUT]]    default labs/orders into out/e2e
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LAB=${LAB:-labs/orders}
-OUT=${OUT:-out/e2e}
+LAB=${1:-${LAB:-labs/orders}}
+OUT=${2:-${OUT:-out/e2e}}
+echo "== e2e: $LAB in $OUT"
 
 go build -o bin/labgen ./cmd/labgen
 if [ -d "$OUT" ]; then
