@@ -24,7 +24,7 @@ var stepSchema = &hcl.BodySchema{
 		{Name: "title"}, {Name: "text"},
 		{Name: "query"}, {Name: "engine"}, {Name: "sql"}, {Name: "max_rows"},
 		{Name: "kafka"}, {Name: "flink"}, {Name: "compose"}, {Name: "lab"}, {Name: "wait"}, {Name: "note"},
-		{Name: "capture"}, {Name: "timeout"}, {Name: "on_failure"},
+		{Name: "capture"}, {Name: "sample"}, {Name: "timeout"}, {Name: "on_failure"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "expect"}},
 }
@@ -187,26 +187,15 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 	}
 
 	if ca := at["capture"]; ca != nil {
-		pairs, diags := hcl.ExprMap(ca.Expr)
-		d.diags = append(d.diags, diags...)
-		seen := map[string]hcl.Range{}
-		for _, kv := range pairs {
-			key := hcl.ExprAsKeyword(kv.Key)
-			if key == "" || !namePattern.MatchString(key) {
-				d.errorf(kv.Key.Range(), "Invalid capture name", "Capture names are lowercase identifiers, as in capture = { order_id = result.rows[0].order_id }.")
-				continue
-			}
-			if prev, dup := seen[key]; dup {
-				d.errorf(kv.Key.Range(), "Duplicate capture", "Step %s already captures %s at %s.", s.Name, key, prev)
-				continue
-			}
-			seen[key] = kv.Key.Range()
-			x := d.expr(&hcl.Attribute{Name: key, Expr: kv.Value, Range: kv.Value.Range()}, cty.DynamicPseudoType, true)
-			x.Source = exprSource(d, kv.Value) // captures always run at run time
-			s.Captures = append(s.Captures, &Capture{Name: key, Expr: x})
-		}
+		s.Captures = d.namedExprs(ca, s.Name, "capture")
 		if s.Kind == StepNote || s.Kind == StepWait && s.Wait != nil && s.Wait.Rerun == "" || s.Kind == StepCompose {
 			d.errorf(ca.Expr.Range(), "Nothing to capture", "A %s step has no result to capture from.", s.Kind)
+		}
+	}
+	if sa := at["sample"]; sa != nil {
+		s.Samples = d.namedExprs(sa, s.Name, "sample")
+		if s.Kind == StepNote || s.Kind == StepWait && s.Wait != nil && s.Wait.Rerun == "" || s.Kind == StepCompose {
+			d.errorf(sa.Expr.Range(), "Nothing to sample", "A %s step has no result to sample; sample a query, kafka, flink or lab step, or a wait that re-runs one.", s.Kind)
 		}
 	}
 	for _, xb := range content.Blocks {
@@ -222,6 +211,31 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 	return s
 }
 
+// namedExprs decodes capture = { … } and sample = { … }: lowercase names,
+// each an expression over result evaluated at run time.
+func (d *decoder) namedExprs(a *hcl.Attribute, step, what string) []*Capture {
+	pairs, diags := hcl.ExprMap(a.Expr)
+	d.diags = append(d.diags, diags...)
+	seen := map[string]hcl.Range{}
+	var out []*Capture
+	for _, kv := range pairs {
+		key := hcl.ExprAsKeyword(kv.Key)
+		if key == "" || !namePattern.MatchString(key) {
+			d.errorf(kv.Key.Range(), "Invalid "+what+" name", "%s names are lowercase identifiers, as in %s = { order_id = result.rows[0].order_id }.", strings.ToUpper(what[:1])+what[1:], what)
+			continue
+		}
+		if prev, dup := seen[key]; dup {
+			d.errorf(kv.Key.Range(), "Duplicate "+what, "Step %s already %ss %s at %s.", step, what, key, prev)
+			continue
+		}
+		seen[key] = kv.Key.Range()
+		x := d.expr(&hcl.Attribute{Name: key, Expr: kv.Value, Range: kv.Value.Range()}, cty.DynamicPseudoType, true)
+		x.Source = exprSource(d, kv.Value) // evaluated at run time, over result
+		out = append(out, &Capture{Name: key, Expr: x})
+	}
+	return out
+}
+
 // expr decodes a value that may depend on a run: if it refers to step,
 // experiment or result it is kept as source for the runtime (and its
 // references are checked later); otherwise it is evaluated now.
@@ -232,7 +246,7 @@ func (d *decoder) expr(a *hcl.Attribute, ty cty.Type, allowResult bool) Expr {
 	deferred := false
 	for _, tr := range a.Expr.Variables() {
 		switch tr.RootName() {
-		case "step", "experiment", "result":
+		case "step", "experiment", "result", "samples":
 			deferred = true
 		}
 	}
@@ -415,7 +429,7 @@ func (d *decoder) objectAttrs(a *hcl.Attribute, what string, allowed ...string) 
 }
 
 func (d *decoder) decodeKafkaStep(a *hcl.Attribute) *KafkaStep {
-	at := d.objectAttrs(a, "kafka step", "topic", "key", "tail", "max", "timeout")
+	at := d.objectAttrs(a, "kafka step", "topic", "key", "tail", "max", "timeout", "offsets")
 	if at == nil {
 		return nil
 	}
@@ -425,6 +439,18 @@ func (d *decoder) decodeKafkaStep(a *hcl.Attribute) *KafkaStep {
 		return k
 	}
 	k.Topic = d.str(at["topic"])
+	if oa := at["offsets"]; oa != nil {
+		if v, ok := d.value(oa, cty.Bool, "true or false"); ok && !v.IsNull() {
+			k.Offsets = v.True()
+		}
+		if k.Offsets && (at["key"] != nil || at["tail"] != nil || at["max"] != nil) {
+			d.errorf(oa.Expr.Range(), "Offsets and messages", "A kafka step either probes the topic's offsets (offsets = true) or reads messages (key, tail, max), not both.")
+		}
+		if k.Offsets {
+			d.topicRefs = append(d.topicRefs, topicRef{d.currentStep.exp, k.Topic, at["topic"].Expr.Range()})
+			return k
+		}
+	}
 	if ka := at["key"]; ka != nil {
 		x := d.expr(ka, cty.String, false)
 		k.Key = &x
@@ -518,11 +544,15 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 			}
 			w.Rerun = name
 		}
-		if at["until"] == nil {
-			d.errorf(a.Expr.Range(), "Missing condition", "A wait that re-runs a step needs until = <condition over result>.")
+		if at["until"] == nil && at["for"] == nil {
+			d.errorf(a.Expr.Range(), "Missing condition", "A wait that re-runs a step needs until = <condition over result>, or \"for\" = \"30s\" to sample it for a while.")
 		}
 		w.Interval = d.duration(at["interval"], "5s")
-		w.Timeout = d.duration(at["timeout"], "2m")
+		if at["for"] == nil {
+			w.Timeout = d.duration(at["timeout"], "2m")
+		} else if ta := at["timeout"]; ta != nil {
+			d.errorf(ta.Expr.Range(), "Timeout of a sampling wait", "A wait that samples for a duration ends when the duration is over; timeout belongs to a wait with until.")
+		}
 	}
 	if ua := at["until"]; ua != nil {
 		if w.Rerun == "" {
@@ -535,8 +565,8 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 	if w.Duration == "" && w.Rerun == "" && at["until"] == nil { // a lone until is reported above
 		d.errorf(a.Expr.Range(), "Wait for what", "Write wait = \"30s\", or { rerun = step.NAME, until = CONDITION, timeout = \"2m\" }.")
 	}
-	if w.Duration != "" && w.Rerun != "" {
-		d.errorf(a.Expr.Range(), "Two kinds of wait", "A wait either waits a duration or re-runs a step until a condition holds, not both.")
+	if w.Duration != "" && w.Rerun != "" && w.Until != nil {
+		d.errorf(a.Expr.Range(), "Two kinds of wait", "A wait that re-runs a step either samples it for a duration (\"for\") or until a condition holds (until, timeout), not both.")
 	}
 	return w
 }

@@ -312,8 +312,8 @@ experiment "worker_recovery" {
   number   = 6
   title    = "Recover from a controlled worker interruption"
   question = "Does recovered computation produce the expected records?"
-  intro    = "Confirm the streaming job runs and checkpoints, stop one TaskManager (the service taskmanager, the first of the lab's ${var.taskmanagers}) briefly, start it again, and watch the job recover. Keep this inside the local lab."
-  record   = ["the job state and completed checkpoints before", "the state while the TaskManager is stopped", "restarts and the state after", "smoke and batch results", "the orders recorded in experiments 02 and 03"]
+  intro    = "Confirm the streaming job runs and checkpoints, choose a cohort of orders, stop one TaskManager (the service taskmanager, the first of the lab's ${var.taskmanagers}) briefly, start it again, and watch the job recover: its state, restarts and records per vertex are sampled before, during and after, and so are the rows of each layer (MySQL, Kafka, ClickHouse). Keep this inside the local lab."
+  record   = ["the job state and completed checkpoints before", "the state timeline while the TaskManager is stopped and after its start", "the time until the job runs again", "restarts and the checkpoint restored from", "rows per layer before, during and after", "whether the cohort is complete in ClickHouse after the recovery", "smoke and batch results", "the orders recorded in experiments 02 and 03"]
   needs    = [job.order_wide]
 
   step "job_before" {
@@ -345,15 +345,64 @@ experiment "worker_recovery" {
     }
   }
 
+  step "cohort" {
+    title  = "Choose a cohort of orders before the stop"
+    text   = "The newest 200 orders in MySQL now, by key range. After the recovery every layer is checked for all of them."
+    engine = "mysql"
+    sql    = "SELECT MAX(order_id) - 199 AS first_id, MAX(order_id) AS last_id FROM orders"
+    capture = {
+      first_id = result.rows[0].first_id
+      last_id  = result.rows[0].last_id
+    }
+  }
+
+  step "mysql_rows" {
+    title  = "Rows in MySQL"
+    engine = "mysql"
+    sql    = "SELECT COUNT(*) AS n FROM orders"
+    sample = {
+      rows = { mysql_orders = result.rows[0].n }
+    }
+  }
+
+  step "clickhouse_rows" {
+    title  = "Rows in ClickHouse"
+    engine = "clickhouse"
+    sql    = "SELECT count() AS n FROM analytics.dwd_order_wide FINAL"
+    sample = {
+      rows = { clickhouse_order_wide = result.rows[0].n }
+    }
+  }
+
+  step "kafka_offsets" {
+    title = "Offsets of the Kafka topic"
+    kafka = {
+      topic   = "dwd-order-wide"
+      offsets = true
+    }
+    sample = {
+      rows = { kafka_end_offsets = result.end }
+    }
+  }
+
   step "stop" {
     title   = "Stop the TaskManager taskmanager"
     compose = "stop taskmanager"
   }
 
   step "observe" {
-    title = "Let the failure show"
-    text  = "In the Flink UI, the job's tasks cannot be scheduled and it cycles through restarts."
-    wait  = "20s"
+    title = "Sample the job while its worker is gone"
+    text  = "In the Flink UI, the job's tasks cannot be scheduled and it cycles through restarts. Its state, restarts and records per vertex are sampled every 2 s."
+    wait = {
+      rerun    = step.job_before
+      "for"    = "20s"
+      interval = "2s"
+    }
+    sample = {
+      state       = result.state
+      restarts    = result.restarts
+      records_out = { for i, v in result.vertices : "vertex ${i + 1}" => v.records_out }
+    }
   }
 
   step "during" {
@@ -365,6 +414,42 @@ experiment "worker_recovery" {
     }
   }
 
+  step "mysql_during" {
+    title = "Rows in MySQL while the worker is gone"
+    wait = {
+      rerun    = step.mysql_rows
+      "for"    = "4s"
+      interval = "2s"
+    }
+    sample = {
+      rows = { mysql_orders = result.rows[0].n }
+    }
+  }
+
+  step "clickhouse_during" {
+    title = "Rows in ClickHouse while the worker is gone"
+    wait = {
+      rerun    = step.clickhouse_rows
+      "for"    = "4s"
+      interval = "2s"
+    }
+    sample = {
+      rows = { clickhouse_order_wide = result.rows[0].n }
+    }
+  }
+
+  step "kafka_during" {
+    title = "Kafka offsets while the worker is gone"
+    wait = {
+      rerun    = step.kafka_offsets
+      "for"    = "4s"
+      interval = "2s"
+    }
+    sample = {
+      rows = { kafka_end_offsets = result.end }
+    }
+  }
+
   step "start" {
     title   = "Start the TaskManager taskmanager again"
     compose = "start taskmanager"
@@ -372,16 +457,26 @@ experiment "worker_recovery" {
 
   step "recovered" {
     title = "Wait for the job to run again"
+    text  = "Sampled every second from the start until the job and every vertex run; the last sample is the measured time to running."
     wait = {
       rerun    = step.during
       until    = result.state == "RUNNING" && length([for v in result.vertices : v if v.status != "RUNNING"]) == 0
-      interval = "5s"
+      interval = "1s"
       timeout  = "3m"
+    }
+    sample = {
+      state       = result.state
+      restarts    = result.restarts
+      records_out = { for i, v in result.vertices : "vertex ${i + 1}" => v.records_out }
+    }
+    capture = {
+      running_after_start_ms = samples[length(samples) - 1].ms
     }
   }
 
   step "job_after" {
     title = "Checkpoints and restarts after"
+    text  = "The checkpoints line names the checkpoint the job restored from, when Flink reports one."
     flink = {
       job  = job.order_wide
       show = ["state", "checkpoints", "restarts"]
@@ -399,10 +494,86 @@ experiment "worker_recovery" {
       interval = "5s"
       timeout  = "2m"
     }
+    sample = {
+      state       = result.state
+      checkpoints = result.checkpoints.completed
+      restored    = result.checkpoints.restored_id
+    }
 
     expect {
       condition = result.checkpoints.completed > step.before.checkpoints
       message   = "New checkpoints complete after the recovery."
+    }
+  }
+
+  step "mysql_after" {
+    title = "Rows in MySQL after"
+    wait = {
+      rerun    = step.mysql_rows
+      "for"    = "4s"
+      interval = "2s"
+    }
+    sample = {
+      rows = { mysql_orders = result.rows[0].n }
+    }
+  }
+
+  step "clickhouse_after" {
+    title = "Rows in ClickHouse after"
+    wait = {
+      rerun    = step.clickhouse_rows
+      "for"    = "4s"
+      interval = "2s"
+    }
+    sample = {
+      rows = { clickhouse_order_wide = result.rows[0].n }
+    }
+  }
+
+  step "kafka_after" {
+    title = "Kafka offsets after"
+    wait = {
+      rerun    = step.kafka_offsets
+      "for"    = "4s"
+      interval = "2s"
+    }
+    sample = {
+      rows = { kafka_end_offsets = result.end }
+    }
+    expect {
+      condition = result.end >= samples[0].rows.kafka_end_offsets
+      message   = "Measured: the topic's end offsets did not go back."
+    }
+  }
+
+  step "cohort_mysql" {
+    title  = "The cohort in MySQL"
+    engine = "mysql"
+    sql    = "SELECT COUNT(*) AS n FROM orders WHERE order_id BETWEEN ${step.cohort.first_id} AND ${step.cohort.last_id}"
+    capture = {
+      n = result.rows[0].n
+    }
+  }
+
+  step "cohort_clickhouse" {
+    title  = "The cohort in ClickHouse"
+    engine = "clickhouse"
+    sql    = "SELECT count() AS n, uniqExact(order_id) AS distinct_orders FROM analytics.dwd_order_wide FINAL WHERE order_id BETWEEN ${step.cohort.first_id} AND ${step.cohort.last_id}"
+  }
+
+  step "cohort_complete" {
+    title = "Wait until the cohort is complete in ClickHouse"
+    text  = "Measured, not proven: a count of distinct orders of the cohort, against MySQL's."
+    wait = {
+      rerun    = step.cohort_clickhouse
+      until    = result.rows[0].distinct_orders == step.cohort_mysql.n
+      interval = "5s"
+      timeout  = "1m"
+    }
+
+    expect {
+      condition = result.rows[0].distinct_orders == step.cohort_mysql.n && result.rows[0].n == step.cohort_mysql.n
+      message   = "Measured: every order of the cohort has exactly one row in ClickHouse after the recovery."
     }
   }
 
@@ -423,5 +594,5 @@ experiment "worker_recovery" {
   }
 
   expected       = "The configured restart strategy tries to recover the job. A task failure inside a running session is not the same as recreating the whole cluster. This lab runs no JobManager high availability, and keeping Docker volumes does not by itself prove that a reopened job resumes from its last checkpoint."
-  interpretation = "Record the recovery as it happened, failures included. A healthy process or a zero count delta is not proof of exactly-once delivery end to end."
+  interpretation = "Record the recovery as it happened, failures included. The time to running, the restored checkpoint and the cohort counts are measured outcomes of this run; a healthy process, a complete cohort or a zero count delta is not proof of exactly-once delivery end to end."
 }

@@ -271,6 +271,8 @@ type CheckpointStatus struct {
 	// LatestID is 0 when no checkpoint completed.
 	LatestID   int64
 	LatestTime time.Time
+	// RestoredID is the checkpoint the job last restored from (0: none).
+	RestoredID int64
 }
 
 // ExceptionStatus is one exception of the job's history.
@@ -325,6 +327,9 @@ func (c *Client) JobStatus(ctx context.Context, id string, show []string, maxExc
 		if l := cp.Latest.Completed; l != nil {
 			st.Checkpoints.LatestID = l.ID
 			st.Checkpoints.LatestTime = millis(l.LatestAckTimestamp)
+		}
+		if l := cp.Latest.Restored; l != nil {
+			st.Checkpoints.RestoredID = l.ID
 		}
 	}
 	if want[ShowRestarts] {

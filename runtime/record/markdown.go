@@ -216,6 +216,9 @@ func writeStep(w io.Writer, n int, s *Step, lim Limits) {
 			fmt.Fprintf(w, "\n*%s*\n", note)
 		}
 	}
+	if len(s.Samples) > 0 {
+		writeSamples(w, s, maxCell(lim))
+	}
 	if len(s.Captures) > 0 {
 		fmt.Fprintln(w)
 		for _, c := range s.Captures {
@@ -352,4 +355,82 @@ func oneLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// DefaultSamples ends Step.Sampled when the step named nothing to sample
+// and kept its kind's defaults.
+const DefaultSamples = "the defaults of the step's kind"
+
+// maxSampleRows bounds the samples table of record.md; the JSON keeps
+// every sample.
+const maxSampleRows = 40
+
+// writeSamples writes a sampling step's samples as a table: one row per
+// run, one column per series.
+func writeSamples(w io.Writer, s *Step, maxCell int) {
+	if strings.HasSuffix(s.Sampled, DefaultSamples) {
+		// A wait … until that names nothing to sample: its runs are in
+		// record.json; the output above is the last one.
+		return
+	}
+	series := s.Series()
+	fmt.Fprintf(w, "\nSampled %s: %d sample(s)", s.Sampled, len(s.Samples))
+	if n := len(s.Samples); n > 1 {
+		fmt.Fprintf(w, " over %s", Duration(s.Samples[n-1].MS-s.Samples[0].MS))
+	}
+	fmt.Fprintln(w, ".")
+	if len(series) == 0 && !hasSampleErrors(s) {
+		return
+	}
+	cols := []string{"at", "s"}
+	for _, x := range series {
+		cols = append(cols, x.Name)
+	}
+	cols = append(cols, "error")
+	idx := map[int]map[string]string{}
+	for _, x := range series {
+		for _, p := range x.Points {
+			if idx[p.Sample] == nil {
+				idx[p.Sample] = map[string]string{}
+			}
+			idx[p.Sample][x.Name] = p.ValueText()
+		}
+	}
+	var rows [][]string
+	for i, sm := range s.Samples {
+		row := []string{sm.At.UTC().Format("15:04:05.000"), fmt.Sprintf("%.1f", float64(sm.MS)/1000)}
+		for _, x := range series {
+			v, ok := idx[i][x.Name]
+			if !ok {
+				v = "-"
+			}
+			row = append(row, v)
+		}
+		rows = append(rows, append(row, sm.Error))
+	}
+	if !hasSampleErrors(s) {
+		cols = cols[:len(cols)-1]
+		for i := range rows {
+			rows[i] = rows[i][:len(rows[i])-1]
+		}
+	}
+	left := 0
+	if len(rows) > maxSampleRows {
+		left = len(rows) - maxSampleRows
+		rows = append(rows[:maxSampleRows/2], rows[len(rows)-maxSampleRows/2:]...)
+	}
+	fmt.Fprintln(w)
+	writeTable(w, cols, rows, maxCell)
+	if left > 0 {
+		fmt.Fprintf(w, "\n*%d samples in the middle are left out here; record.json keeps every one.*\n", left)
+	}
+}
+
+func hasSampleErrors(s *Step) bool {
+	for _, sm := range s.Samples {
+		if sm.Error != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -187,6 +187,23 @@ type Step struct {
 	Attempts int `json:"attempts,omitempty"`
 	// Counts are the numbers record diff compares (rows, messages, …).
 	Counts map[string]int64 `json:"counts,omitempty"`
+	// Sampled says what the samples are of ("step `during` every 1s for
+	// 20s"); Samples are every run of a sampling step, in order.
+	Sampled string   `json:"sampled,omitempty"`
+	Samples []Sample `json:"samples,omitempty"`
+}
+
+// Sample is one run of a sampling step: when, and the values the step's
+// sample expressions (or the defaults of its kind) gave.
+type Sample struct {
+	At time.Time `json:"at"`
+	// MS is the time since the step started, in milliseconds.
+	MS int64 `json:"ms"`
+	// Values are JSON: numbers, strings (a job state), booleans, null, or
+	// objects of those (one series per key, e.g. records out per vertex).
+	Values map[string]json.RawMessage `json:"values,omitempty"`
+	// Error is the run's failure; a failed run is kept, as a gap.
+	Error string `json:"error,omitempty"`
 }
 
 // Ran says what a step did, as sent.
@@ -220,6 +237,20 @@ type Table struct {
 	Title   string     `json:"title,omitempty"`
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"`
+	// Nulls are the [row, column] cells that are SQL NULL (shown as NULL),
+	// so that a string "NULL" or "" is told apart from them.
+	Nulls [][2]int `json:"nulls,omitempty"`
+}
+
+// IsNull tells whether cell (row, col) is SQL NULL. Records written before
+// Nulls existed show NULL as the text "NULL".
+func (t Table) IsNull(row, col int) bool {
+	for _, n := range t.Nulls {
+		if n[0] == row && n[1] == col {
+			return true
+		}
+	}
+	return false
 }
 
 // Capture is a value captured from a step's result.

@@ -176,7 +176,7 @@ func timeText(t time.Time) cty.Value {
 // flinkValue is the result of a flink step for one job:
 // {job_id, name, state, restarts, vertices = [{name, status, records_in,
 // records_out}], checkpoints = {completed, failed, in_progress, restored,
-// latest_id, latest_time}, exceptions = [{time, name, task, message}]}.
+// latest_id, latest_time, restored_id}, exceptions = [{time, name, task, message}]}.
 func flinkValue(st *flinkapi.Status) cty.Value {
 	vs := make([]cty.Value, len(st.Vertices))
 	for i, v := range st.Vertices {
@@ -201,6 +201,10 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 	if cp.LatestID > 0 {
 		latestID = cty.NumberIntVal(cp.LatestID)
 	}
+	restoredID := cty.NullVal(cty.Number)
+	if cp.RestoredID > 0 {
+		restoredID = cty.NumberIntVal(cp.RestoredID)
+	}
 	return cty.ObjectVal(map[string]cty.Value{
 		"job_id":   cty.StringVal(st.JobID),
 		"name":     cty.StringVal(st.Name),
@@ -214,6 +218,7 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 			"restored":    cty.NumberIntVal(cp.Restored),
 			"latest_id":   latestID,
 			"latest_time": timeText(cp.LatestTime),
+			"restored_id": restoredID,
 		}),
 		"exceptions": cty.TupleVal(ex),
 	})

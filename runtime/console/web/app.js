@@ -120,7 +120,10 @@ function renderResult(r) {
     const tr = el("tr");
     row.forEach((v) => {
       const td = el("td", {}, cellText(v));
-      if (v === null) td.className = "null";
+      // NULL and the empty string must not look alike: NULL is marked
+      // (italic, "SQL NULL"), an empty string is labelled as such.
+      if (v === null) { td.className = "null"; td.title = "SQL NULL"; }
+      else if (v === "") { td.className = "empty"; td.title = "empty string"; td.setAttribute("aria-label", "empty string"); }
       else if (typeof v === "number" || v instanceof Num) td.className = "num";
       tr.append(td);
     });

@@ -1,0 +1,131 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// Point is one sampled value: a number, a text (a job state), or SQL
+// NULL / a failed run (neither set).
+type Point struct {
+	// Sample is the index of the sample the point is from.
+	Sample int
+	At     time.Time
+	MS     int64
+	Num    *float64
+	Text   *string
+	// Error is the failure of the run this point is from.
+	Error string
+}
+
+// Series is one named value over a step's samples. An object value
+// (records out per vertex) gives one series per key, "name / key".
+type Series struct {
+	Name   string
+	Points []Point
+	// Numeric tells whether every value that is there is a number.
+	Numeric bool
+}
+
+// Series flattens the step's samples into named series, in name order.
+func (s *Step) Series() []Series {
+	byName := map[string]*Series{}
+	var names []string
+	get := func(n string) *Series {
+		if x, ok := byName[n]; ok {
+			return x
+		}
+		byName[n] = &Series{Name: n, Numeric: true}
+		names = append(names, n)
+		return byName[n]
+	}
+	for i, sm := range s.Samples {
+		for _, k := range sortedKeys(sm.Values) {
+			flatten(k, sm.Values[k], func(name string, p Point) {
+				p.Sample, p.At, p.MS = i, sm.At, sm.MS
+				x := get(name)
+				if p.Text != nil {
+					x.Numeric = false
+				}
+				x.Points = append(x.Points, p)
+			})
+		}
+		if sm.Error != "" && len(sm.Values) == 0 {
+			for _, n := range names {
+				byName[n].Points = append(byName[n].Points, Point{Sample: i, At: sm.At, MS: sm.MS, Error: sm.Error})
+			}
+		}
+	}
+	sort.Strings(names)
+	out := make([]Series, 0, len(names))
+	for _, n := range names {
+		out = append(out, *byName[n])
+	}
+	return out
+}
+
+func flatten(name string, raw json.RawMessage, emit func(string, Point)) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return
+	}
+	if m, ok := v.(map[string]any); ok {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			emit(name+" / "+k, pointOf(m[k]))
+		}
+		return
+	}
+	emit(name, pointOf(v))
+}
+
+func pointOf(v any) Point {
+	switch x := v.(type) {
+	case json.Number:
+		if f, err := x.Float64(); err == nil {
+			return Point{Num: &f}
+		}
+	case string:
+		return Point{Text: &x}
+	case bool:
+		t := strconv.FormatBool(x)
+		return Point{Text: &t}
+	case nil:
+		return Point{}
+	}
+	b, _ := json.Marshal(v)
+	t := string(b)
+	return Point{Text: &t}
+}
+
+// ValueText shows a point as a table cell: the number as sampled, the
+// text, NULL, or "(failed)".
+func (p Point) ValueText() string {
+	switch {
+	case p.Num != nil:
+		return strconv.FormatFloat(*p.Num, 'f', -1, 64)
+	case p.Text != nil:
+		return *p.Text
+	case p.Error != "":
+		return "(failed)"
+	}
+	return "NULL"
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
