@@ -13,7 +13,7 @@ import "embed"
 // TestSourceBuildsTheCommand compares this list with `go list -deps`.
 //
 //go:embed go.mod go.sum source.go cmd/labgen/*.go cli/*.go render/*.go schemas/*.go sqlread/*.go flinksql/*.go
-//go:embed generator/*.go runtime/*/*.go runtime/console/web
-//go:embed internal/testproc/*.go native/chdb/*.go native/chdb/front.py native/chdb/requirements.txt
+//go:embed generator/*.go runtime/*/*.go runtime/console/web publish/*.go publish/page.html.tmpl publish/style.css
+//go:embed internal/testproc/*.go internal/atomicfile/*.go native/chdb/*.go native/chdb/front.py native/chdb/requirements.txt
 //go:embed native/engines/*.go native/engines/*.xml native/engines/*.properties native/engines/*/*.xml
 var Source embed.FS

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"github.com/labgen/labgen/runtime/console"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
@@ -22,7 +20,7 @@ import (
 func init() {
 	register(&command{
 		name:    "console",
-		args:    "OUT [--listen ADDR] [--mysql DSN|ADDR] [--clickhouse ADDR|URL]",
+		args:    "OUT [--listen ADDR] [--mysql ADDR|URL|DSN] [--clickhouse ADDR|URL]",
 		summary: "serve the read-only query console of a rendered lab",
 		help: `
 Serves a small web page for querying a running lab: pick MySQL or
@@ -40,9 +38,11 @@ database sessions are read-only too, as the lab's read-only users
 Defaults come from the rendered lab directory OUT: lab.json for the stack
 (databases and 127.0.0.1 ports) and .env for the reader users' names and
 passwords; variables of the same names in the environment take precedence.
---mysql takes a host:port, or a whole go-sql-driver DSN
-(user:password@tcp(host:port)/db); --clickhouse takes a host:port of the
-native protocol, or a clickhouse://user:password@host:port/db URL.
+--mysql takes a host:port, mysql://user:password@host:port/db or a
+go-sql-driver DSN (user:password@tcp(host:port)/db); --clickhouse takes a
+host:port of the native protocol, clickhouse://user:password@host:port/db
+or http://user:password@host:8123/db. What a value leaves out (user,
+password, database) is the lab's, as for labgen run.
 
 The console listens on 127.0.0.1 at the lab's console port unless --listen
 says otherwise; it runs until interrupted.
@@ -54,8 +54,8 @@ Examples:
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			var o consoleOptions
 			fs.StringVar(&o.listen, "listen", "", "listen on `ADDR` (default 127.0.0.1 and the lab's console port)")
-			fs.StringVar(&o.mysql, "mysql", "", "MySQL `DSN` or host:port (default 127.0.0.1 and the lab's MySQL port)")
-			fs.StringVar(&o.clickhouse, "clickhouse", "", "ClickHouse native `ADDR` or clickhouse:// URL (default 127.0.0.1 and the lab's native port)")
+			fs.StringVar(&o.mysql, "mysql", "", "MySQL `ADDR`, mysql:// URL or DSN (default 127.0.0.1 and the lab's MySQL port)")
+			fs.StringVar(&o.clickhouse, "clickhouse", "", "ClickHouse native `ADDR`, clickhouse:// or http:// URL (default 127.0.0.1 and the lab's native port)")
 			fs.IntVar(&o.maxRows, "max-rows", query.DefaultLimits.MaxRows, "keep at most `N` rows of a result")
 			fs.DurationVar(&o.timeout, "timeout", query.DefaultLimits.Timeout, "stop a query after `DURATION`")
 			return func(ctx context.Context, args []string) error {
@@ -83,11 +83,9 @@ type consoleOptions struct {
 type consoleSetup struct {
 	lab    *schemas.Lab
 	listen string
-	// mysqlDSN is empty when MySQL is unavailable, with the reason.
-	mysqlDSN, mysqlUnavailable, mysqlShow string
-	// clickhouse is nil when ClickHouse is unavailable, with the reason.
-	clickhouse                            *query.ClickHouseOptions
-	clickhouseUnavailable, clickhouseShow string
+	// endpoints has an endpoint for each engine the console can query,
+	// and why the others are unavailable.
+	endpoints labdir.Endpoints
 }
 
 func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSetup, error) {
@@ -105,60 +103,13 @@ func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSet
 	if err != nil {
 		return nil, err
 	}
-	stack := lab.Lab.Stack
 	s := &consoleSetup{lab: lab.Lab, listen: o.listen}
 	if s.listen == "" {
 		s.listen = lab.ConsoleAddr()
 	}
-
-	// MySQL.
-	switch {
-	case strings.ContainsAny(o.mysql, "@/"):
-		cfg, err := mysql.ParseDSN(o.mysql)
-		if err != nil {
-			return nil, usagef("--mysql: %v", err)
-		}
-		s.mysqlDSN = o.mysql
-		s.mysqlShow = fmt.Sprintf("%s@%s/%s", cfg.User, cfg.Addr, cfg.DBName)
-	case stack.MySQL == nil && o.mysql == "":
-		s.mysqlUnavailable = "the lab's stack has no MySQL"
-	default:
-		cfg := lab.MySQLConfig(labdir.MySQLReaderUser, labdir.MySQLReaderPassword, environ)
-		if o.mysql != "" {
-			cfg.Addr = o.mysql
-		}
-		if cfg.User == "" {
-			s.mysqlUnavailable = "no " + labdir.MySQLReaderUser + " in " + lab.EnvPath() + " or the environment"
-			break
-		}
-		s.mysqlDSN = cfg.FormatDSN()
-		s.mysqlShow = fmt.Sprintf("%s@%s/%s", cfg.User, cfg.Addr, cfg.DBName)
-	}
-
-	// ClickHouse.
-	switch {
-	case strings.Contains(o.clickhouse, "://"):
-		// Only what the URL says: no user or database of the lab's.
-		c, err := labdir.ParseClickHouse(o.clickhouse, query.ClickHouseOptions{})
-		if err != nil {
-			return nil, usagef("--clickhouse: %q is not a clickhouse://user:password@host:port/db URL", o.clickhouse)
-		}
-		s.clickhouse = &c
-	case stack.ClickHouse == nil && o.clickhouse == "":
-		s.clickhouseUnavailable = "the lab's stack has no ClickHouse"
-	default:
-		c := lab.ClickHouseReader(environ)
-		if o.clickhouse != "" {
-			c.Addr = o.clickhouse
-		}
-		if c.User == "" {
-			s.clickhouseUnavailable = "no " + labdir.ClickHouseReaderUser + " in " + lab.EnvPath() + " or the environment"
-			break
-		}
-		s.clickhouse = &c
-	}
-	if c := s.clickhouse; c != nil {
-		s.clickhouseShow = fmt.Sprintf("%s@%s/%s", c.User, c.Addr, c.Database)
+	s.endpoints, err = lab.ResolveEndpoints(environ, labdir.Overrides{DB: map[string]string{query.MySQL: o.mysql, query.ClickHouse: o.clickhouse}})
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
 	return s, nil
 }
@@ -172,29 +123,20 @@ func runConsole(ctx context.Context, env *Env, s *consoleSetup, o consoleOptions
 		Log:         log.New(env.Stderr, "console: ", log.LstdFlags),
 	}
 	var using []string
-	if s.mysqlDSN != "" {
-		e, err := query.OpenMySQL(s.mysqlDSN)
+	for _, engine := range labdir.Engines {
+		ep, ok := s.endpoints.DB[engine]
+		if !ok {
+			cfg.Unavailable[engine] = s.endpoints.Missing[engine]
+			fmt.Fprintf(env.Stderr, "labgen console: %s is not available: %s\n", labdir.Title(engine), s.endpoints.Missing[engine])
+			continue
+		}
+		e, err := query.Open(ep)
 		if err != nil {
-			return usagef("--mysql: %v", err)
+			return usagef("--%s: %v", engine, err)
 		}
 		defer e.Close()
-		cfg.Engines[query.MySQL] = e
-		using = append(using, "MySQL "+s.mysqlShow)
-	} else {
-		cfg.Unavailable[query.MySQL] = s.mysqlUnavailable
-		fmt.Fprintf(env.Stderr, "labgen console: MySQL is not available: %s\n", s.mysqlUnavailable)
-	}
-	if s.clickhouse != nil {
-		e, err := query.OpenClickHouse(*s.clickhouse)
-		if err != nil {
-			return usagef("--clickhouse: %v", err)
-		}
-		defer e.Close()
-		cfg.Engines[query.ClickHouse] = e
-		using = append(using, "ClickHouse "+s.clickhouseShow)
-	} else {
-		cfg.Unavailable[query.ClickHouse] = s.clickhouseUnavailable
-		fmt.Fprintf(env.Stderr, "labgen console: ClickHouse is not available: %s\n", s.clickhouseUnavailable)
+		cfg.Engines[engine] = e
+		using = append(using, labdir.Title(engine)+" "+ep.Short())
 	}
 	if len(cfg.Engines) == 0 {
 		return &exitError{code: ExitRunFailed, msg: "no engine to query: neither MySQL nor ClickHouse is available"}

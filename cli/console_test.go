@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
+	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -43,18 +42,15 @@ func TestConsoleDefaults(t *testing.T) {
 	if s.listen != "127.0.0.1:18088" {
 		t.Errorf("listen %q", s.listen)
 	}
-	cfg, err := mysql.ParseDSN(s.mysqlDSN)
-	if err != nil {
-		t.Fatal(err)
+	cfg := s.endpoints.DB[query.MySQL]
+	if cfg.User != "lab_reader" || cfg.Password != "reader secret" || cfg.Addr != "127.0.0.1:13306" || cfg.Database != "shop" {
+		t.Errorf("MySQL %+v", cfg)
 	}
-	if cfg.User != "lab_reader" || cfg.Passwd != "reader secret" || cfg.Addr != "127.0.0.1:13306" || cfg.DBName != "shop" {
-		t.Errorf("MySQL %s:%s@%s/%s", cfg.User, cfg.Passwd, cfg.Addr, cfg.DBName)
-	}
-	if c := s.clickhouse; c == nil || c.Addr != "127.0.0.1:19000" || c.User != "ch_reader" || c.Password != "ch-secret" || c.Database != "analytics" {
+	if c, ok := s.endpoints.DB[query.ClickHouse]; !ok || c.Addr != "127.0.0.1:19000" || c.User != "ch_reader" || c.Password != "ch-secret" || c.Database != "analytics" {
 		t.Errorf("ClickHouse %+v", c)
 	}
-	if strings.Contains(s.mysqlShow+s.clickhouseShow, "secret") {
-		t.Errorf("what is shown carries a password: %s, %s", s.mysqlShow, s.clickhouseShow)
+	if shown := cfg.Short() + s.endpoints.DB[query.ClickHouse].Short(); strings.Contains(shown, "secret") {
+		t.Errorf("what is shown carries a password: %s", shown)
 	}
 
 	// The environment wins over .env; flags choose other addresses.
@@ -63,11 +59,11 @@ func TestConsoleDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ = mysql.ParseDSN(s.mysqlDSN)
-	if s.listen != "0.0.0.0:1" || cfg.Addr != "mysql:3306" || cfg.Passwd != "from-env" || cfg.User != "lab_reader" {
-		t.Errorf("listen %q, MySQL %s:%s@%s", s.listen, cfg.User, cfg.Passwd, cfg.Addr)
+	cfg = s.endpoints.DB[query.MySQL]
+	if s.listen != "0.0.0.0:1" || cfg.Addr != "mysql:3306" || cfg.Password != "from-env" || cfg.User != "lab_reader" {
+		t.Errorf("listen %q, MySQL %+v", s.listen, cfg)
 	}
-	if c := s.clickhouse; c.Addr != "clickhouse:9000" || c.User != "env_reader" {
+	if c := s.endpoints.DB[query.ClickHouse]; c.Addr != "clickhouse:9000" || c.User != "env_reader" {
 		t.Errorf("ClickHouse %+v", c)
 	}
 
@@ -77,12 +73,21 @@ func TestConsoleDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ = mysql.ParseDSN(s.mysqlDSN)
-	if cfg.User != "u" || cfg.Passwd != "p@ss" || cfg.Addr != "mysql:3306" || s.mysqlShow != "u@mysql:3306/shop" {
-		t.Errorf("MySQL DSN %+v, shown %q", cfg, s.mysqlShow)
+	cfg = s.endpoints.DB[query.MySQL]
+	if cfg.User != "u" || cfg.Password != "p@ss" || cfg.Addr != "mysql:3306" || cfg.Short() != "u@mysql:3306/shop" {
+		t.Errorf("MySQL DSN %+v, shown %q", cfg, cfg.Short())
 	}
-	if c := s.clickhouse; c.Addr != "ch:9000" || c.User != "r" || c.Password != "pw" || c.Database != "analytics" {
+	if c := s.endpoints.DB[query.ClickHouse]; c.Addr != "ch:9000" || c.User != "r" || c.Password != "pw" || c.Database != "analytics" {
 		t.Errorf("ClickHouse %+v", c)
+	}
+
+	// The URL form labgen produce takes works here too.
+	s, err = resolveConsole(out, consoleOptions{maxRows: 1, timeout: time.Second, mysql: "mysql://u:pw@db.local:3307/other"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.endpoints.DB[query.MySQL]; c.Addr != "db.local:3307" || c.User != "u" || c.Password != "pw" || c.Database != "other" {
+		t.Errorf("mysql:// URL %+v", c)
 	}
 
 	// Missing users, and a stack without ClickHouse.
@@ -91,11 +96,11 @@ func TestConsoleDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.mysqlDSN != "" || !strings.Contains(s.mysqlUnavailable, "no MYSQL_READER_USER in "+out+"/.env") {
-		t.Errorf("MySQL %q, unavailable %q", s.mysqlDSN, s.mysqlUnavailable)
+	if _, ok := s.endpoints.DB[query.MySQL]; ok || !strings.Contains(s.endpoints.Missing[query.MySQL], "no MYSQL_READER_USER in "+out+"/.env") {
+		t.Errorf("MySQL %+v, unavailable %q", s.endpoints.DB, s.endpoints.Missing)
 	}
-	if s.clickhouse != nil || s.clickhouseUnavailable != "the lab's stack has no ClickHouse" {
-		t.Errorf("ClickHouse %+v, unavailable %q", s.clickhouse, s.clickhouseUnavailable)
+	if _, ok := s.endpoints.DB[query.ClickHouse]; ok || s.endpoints.Missing[query.ClickHouse] != "the lab's stack has no clickhouse and --clickhouse was not given" {
+		t.Errorf("ClickHouse %+v, unavailable %q", s.endpoints.DB, s.endpoints.Missing)
 	}
 }
 

@@ -160,7 +160,7 @@ func nativeJobs(ctx context.Context, env *Env, lab *labdir.Lab) error {
 // pipeline's start-up latency, and a sign that data flows end to end.
 func firstRows(ctx context.Context, env *Env, lab *labdir.Lab, eps labdir.Endpoints, job string, submitted time.Time) {
 	j := lab.Lab.Job(job)
-	if j == nil || eps.ClickHouse.Addr == "" {
+	if j == nil || eps.DB[query.ClickHouse].Addr == "" {
 		return
 	}
 	t := lab.Lab.Table(j.Writes)
@@ -168,7 +168,7 @@ func firstRows(ctx context.Context, env *Env, lab *labdir.Lab, eps labdir.Endpoi
 		return
 	}
 	table := lab.Lab.Stack.ClickHouse.Database + "." + t.Store(schemas.StoreClickHouse).Name
-	eng, err := query.OpenClickHouse(eps.ClickHouse)
+	eng, err := query.Open(eps.DB[query.ClickHouse])
 	if err != nil {
 		return
 	}

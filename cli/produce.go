@@ -10,10 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"github.com/labgen/labgen/generator"
 	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/query"
 )
 
 // DSNEnvVar overrides the MySQL address of produce (the compose service
@@ -213,9 +212,13 @@ func produce(ctx context.Context, env *Env, lab *labdir.Lab, o produceOpts) erro
 		return generator.Sample(env.Stdout, streams, o.sample)
 	}
 
-	cfg, err := mysqlConfig(env, lab, o)
+	ep, err := producerEndpoint(env, lab, o)
 	if err != nil {
 		return err
+	}
+	cfg, err := ep.MySQLConfig()
+	if err != nil {
+		return usagef("--mysql: %v", err)
 	}
 	sink, err := generator.OpenMySQL(ctx, cfg)
 	if err != nil {
@@ -312,44 +315,38 @@ func thousandsInt(n int64) string {
 	return b.String()
 }
 
-// mysqlConfig works out where to write: --mysql, $LABGEN_MYSQL_DSN, or the
-// lab's MySQL on 127.0.0.1 with the app user of DIR/.env.
-func mysqlConfig(env *Env, lab *labdir.Lab, o produceOpts) (*mysql.Config, error) {
+// producerEndpoint works out where to write: --mysql, $LABGEN_MYSQL_DSN,
+// or the lab's MySQL on 127.0.0.1; a value without a user takes the app
+// user of DIR/.env (read only then).
+func producerEndpoint(env *Env, lab *labdir.Lab, o produceOpts) (query.Endpoint, error) {
 	dsn, from := o.dsn, "--mysql"
 	if dsn == "" {
 		dsn, from = labdir.LookupEnv(env.Environ, DSNEnvVar), "$"+DSNEnvVar
 	}
-	stack := lab.Lab.Stack
-	var cfg *mysql.Config
-	if dsn != "" {
-		c, err := generator.ParseDSN(dsn)
-		if err != nil {
-			return nil, usagef("%s: %v", from, err)
+	ep, ok := lab.Endpoint(query.MySQL, labdir.App, nil)
+	ep.User, ep.Password = "", ""
+	switch {
+	case dsn != "":
+		var err error
+		if ep, err = labdir.ParseEndpoint(query.MySQL, dsn, ep); err != nil {
+			return ep, usagef("%s %v", from, err)
 		}
-		cfg = c
-	} else {
-		if stack.MySQL == nil {
-			return nil, usagef("the lab's stack has no MySQL; say where to write with --mysql DSN")
-		}
-		cfg = mysql.NewConfig()
-		cfg.Net, cfg.Addr = "tcp", lab.MySQLAddr()
+	case !ok:
+		return ep, usagef("the lab's stack has no MySQL; say where to write with --mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE")
 	}
-	if cfg.DBName == "" && stack.MySQL != nil {
-		cfg.DBName = stack.MySQL.Database
-	}
-	if cfg.User == "" {
+	if ep.User == "" {
 		envPath := lab.EnvPath()
 		if err := lab.LoadEnv(); err != nil {
-			return nil, fmt.Errorf("reading %s: %v", envPath, err)
+			return ep, fmt.Errorf("reading %s: %v", envPath, err)
 		}
 		if !lab.HasEnv {
-			return nil, usagef("%s not found: it holds the producer's MySQL user (%s, %s); render the lab again, or pass --mysql user:password@tcp(host:port)/database", envPath, labdir.MySQLAppUser, labdir.MySQLAppPassword)
+			return ep, usagef("%s not found: it holds the producer's MySQL user (%s, %s); render the lab again, or pass --mysql mysql://user:password@host:port/database", envPath, labdir.MySQLAppUser, labdir.MySQLAppPassword)
 		}
-		user := lab.Env[labdir.MySQLAppUser]
-		if user == "" {
-			return nil, usagef("%s has no %s; render the lab again, or pass --mysql user:password@tcp(host:port)/database", envPath, labdir.MySQLAppUser)
+		app, _ := lab.Endpoint(query.MySQL, labdir.App, nil)
+		if app.User == "" {
+			return ep, usagef("%s has no %s; render the lab again, or pass --mysql mysql://user:password@host:port/database", envPath, labdir.MySQLAppUser)
 		}
-		cfg.User, cfg.Passwd = user, lab.Env[labdir.MySQLAppPassword]
+		ep.User, ep.Password = app.User, app.Password
 	}
-	return cfg, nil
+	return ep, nil
 }

@@ -74,7 +74,7 @@ func TestProduceUsage(t *testing.T) {
 		{[]string{src}, ExitUsage, "is a lab's source, not a rendered lab; render it first"},
 		{[]string{dir, "--sample", "1", "--producer", "nope"}, ExitUsage, `the lab has no producer "nope" (it has: shop)`},
 		{[]string{dir}, ExitUsage, ".env not found: it holds the producer's MySQL user (MYSQL_APP_USER, MYSQL_APP_PASSWORD)"},
-		{[]string{dir, "--mysql", "not a dsn"}, ExitUsage, "--mysql: invalid MySQL DSN"},
+		{[]string{dir, "--mysql", "not a dsn"}, ExitUsage, "--mysql \"not a dsn\": want HOST:PORT"},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, "", nil, append([]string{"produce"}, c.args...)...)
@@ -106,12 +106,12 @@ func TestProduceDSNDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := mysqlConfig(&Env{}, lab, produceOpts{})
+	cfg, err := producerEndpoint(&Env{}, lab, produceOpts{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Addr != "127.0.0.1:3306" || cfg.DBName != "shop" || cfg.User != "lab_app" || cfg.Passwd != "app secret" {
-		t.Errorf("default MySQL: %s@%s/%s (password %q)", cfg.User, cfg.Addr, cfg.DBName, cfg.Passwd)
+	if cfg.Addr != "127.0.0.1:3306" || cfg.Database != "shop" || cfg.User != "lab_app" || cfg.Password != "app secret" {
+		t.Errorf("default MySQL: %+v", cfg)
 	}
 
 	envAddr, flagAddr := closedPort(t), closedPort(t)
@@ -125,8 +125,8 @@ func TestProduceDSNDefaults(t *testing.T) {
 		t.Errorf("--mysql: exit %d, stderr:\n%s", code, stderr)
 	}
 	// A DSN without a user takes the .env's.
-	cfg, err = mysqlConfig(&Env{}, lab, produceOpts{dsn: "tcp(" + flagAddr + ")/flagdb"})
-	if err != nil || cfg.User != "lab_app" || cfg.DBName != "flagdb" {
+	cfg, err = producerEndpoint(&Env{}, lab, produceOpts{dsn: "tcp(" + flagAddr + ")/flagdb"})
+	if err != nil || cfg.User != "lab_app" || cfg.Database != "flagdb" {
 		t.Errorf("DSN without a user: %+v, %v", cfg, err)
 	}
 

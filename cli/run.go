@@ -6,16 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"github.com/labgen/labgen/runtime/compose"
 	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/runtime/runner"
 	"github.com/labgen/labgen/schemas"
@@ -42,10 +40,13 @@ IDs are recorded.
 
 Endpoints default to the lab's services on 127.0.0.1 at the ports of
 lab.json, as the read-only users of OUT/.env; the flags point a run at any
-reachable services instead. --mysql takes a go-sql-driver DSN
-(user:password@tcp(host:port)/db) or host:port; --clickhouse host:port of
-the native protocol or clickhouse://user:password@host:port/db; --kafka
-one or more comma-separated brokers. Passwords never reach the record.
+reachable services instead. --mysql takes host:port,
+mysql://user:password@host:port/db or a go-sql-driver DSN
+(user:password@tcp(host:port)/db); --clickhouse host:port of the native
+protocol, clickhouse://user:password@host:port/db or
+http://user:password@host:8123/db; what a value leaves out (user,
+password, database) is the lab's. --kafka takes one or more
+comma-separated brokers. Passwords never reach the record.
 
 Failures are recorded, not hidden: the exit code is 0 only when every step
 ran without error (3 otherwise). Expectations that do not hold and waits
@@ -57,7 +58,7 @@ Examples:
   labgen run out/orders
   labgen run out/orders --experiment 3 --experiment trace_one_order
   labgen run out/orders --native
-  labgen run out/orders --no-up --mysql 'reader:secret@tcp(10.0.0.5:3306)/shop'
+  labgen run out/orders --no-up --mysql 'mysql://reader:secret@10.0.0.5:3306/shop'
   labgen run out/orders --resume out/orders/records/20261129-100000-ab12`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			var exps stringList
@@ -93,50 +94,22 @@ type endpointFlags struct {
 
 func addEndpointFlags(fs *flag.FlagSet) *endpointFlags {
 	f := &endpointFlags{}
-	fs.StringVar(&f.mysql, "mysql", "", "MySQL `DSN` or host:port (default 127.0.0.1 and the lab's port, reader user)")
-	fs.StringVar(&f.clickhouse, "clickhouse", "", "ClickHouse native `ADDR` or clickhouse:// URL (default 127.0.0.1 and the lab's port, reader user)")
+	fs.StringVar(&f.mysql, "mysql", "", "MySQL `ADDR`, mysql:// URL or DSN (default 127.0.0.1 and the lab's port, reader user)")
+	fs.StringVar(&f.clickhouse, "clickhouse", "", "ClickHouse native `ADDR`, clickhouse:// or http:// URL (default 127.0.0.1 and the lab's port, reader user)")
 	fs.StringVar(&f.kafka, "kafka", "", "Kafka bootstrap `ADDR[,ADDR…]` (default 127.0.0.1 and the lab's port)")
 	fs.StringVar(&f.flink, "flink", "", "Flink REST `URL` (default http://127.0.0.1 and the lab's UI port)")
 	fs.StringVar(&f.gateway, "gateway", "", "Flink SQL gateway `URL` (default http://127.0.0.1 and the lab's gateway port)")
 	return f
 }
 
-// endpoints are the lab's defaults with the flags applied.
+// endpoints are the lab's endpoints with the flags applied (labdir
+// interprets them, as for every command).
 func (f *endpointFlags) endpoints(lab *labdir.Lab) (labdir.Endpoints, error) {
-	e := lab.Endpoints(nil)
-	switch {
-	case f.mysql == "":
-	case strings.ContainsAny(f.mysql, "@/"):
-		if _, err := mysql.ParseDSN(f.mysql); err != nil {
-			return e, usagef("--mysql: %v", err)
-		}
-		e.MySQL = f.mysql
-	default:
-		if _, _, err := net.SplitHostPort(f.mysql); err != nil {
-			return e, usagef("--mysql %q: want a DSN (user:password@tcp(host:port)/db) or host:port", f.mysql)
-		}
-		cfg := mysql.NewConfig()
-		if e.MySQL != "" {
-			cfg, _ = mysql.ParseDSN(e.MySQL)
-		}
-		cfg.Net, cfg.Addr = "tcp", f.mysql
-		e.MySQL = cfg.FormatDSN()
-	}
-	if f.clickhouse != "" {
-		o, err := labdir.ParseClickHouse(f.clickhouse, e.ClickHouse)
-		if err != nil {
-			return e, usagef("%v", err)
-		}
-		e.ClickHouse = o
-	}
-	if f.kafka != "" {
-		e.Kafka = strings.Split(f.kafka, ",")
-	}
-	if f.flink != "" {
-		e.Flink = strings.TrimRight(f.flink, "/")
-	}
-	if f.gateway != "" {
-		e.Gateway = strings.TrimRight(f.gateway, "/")
+	e, err := lab.ResolveEndpoints(nil, labdir.Overrides{
+		DB:    map[string]string{query.MySQL: f.mysql, query.ClickHouse: f.clickhouse},
+		Kafka: f.kafka, Flink: f.flink, Gateway: f.gateway})
+	if err != nil {
+		return e, usagef("%v", err)
 	}
 	return e, nil
 }

@@ -143,6 +143,33 @@ func TestRunExitCodeOnFailure(t *testing.T) {
 	}
 }
 
+// labgen run takes --mysql as labgen produce does: a mysql:// URL (issue
+// 13: it used to fail with "default addr for network 'host:3306'
+// unknown"); the password stays out of the record.
+func TestRunMySQLURL(t *testing.T) {
+	l := notesLab()
+	l.Stack.MySQL = &schemas.MySQL{Database: "shop", Port: 1}
+	l.Experiments[0].Steps = append(l.Experiments[0].Steps, &schemas.Step{Name: "q", Kind: schemas.StepQuery,
+		Query: &schemas.QueryStep{Engine: "mysql", SQL: schemas.Expr{Text: "SELECT 1"}}})
+	dir := labdirtest.Rendered(t, l, map[string]string{".env": "MYSQL_READER_USER=reader\nMYSQL_READER_PASSWORD=pw\n"})
+	addr := closedPort(t)
+	code, stdout, stderr := run(t, dir, nil, "run", dir, "--no-up", "--experiment", "1", "--mysql", "mysql://u:url-s3cret@"+addr+"/other")
+	if code != ExitRunFailed || !strings.Contains(stderr, "connection refused") || strings.Contains(stderr, "unknown") {
+		t.Fatalf("%d\n%s\n%s", code, stdout, stderr)
+	}
+	recs, _ := filepath.Glob(filepath.Join(dir, "records", "*", "record.*"))
+	for _, p := range recs {
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), "url-s3cret") || !strings.Contains(string(b), "u:****@tcp("+addr+")/other") {
+			t.Errorf("%s: password or endpoint:\n%s", p, b)
+		}
+	}
+	code, _, stderr = run(t, dir, nil, "run", dir, "--no-up", "--mysql", "mysql://u:url-s3cret@")
+	if code != ExitUsage || !strings.Contains(stderr, "--mysql ") || strings.Contains(stderr, "url-s3cret") {
+		t.Errorf("bad URL: %d %s", code, stderr)
+	}
+}
+
 // labgen batch runs the bounded job through the SQL gateway (answers
 // recorded from Flink 1.20.1).
 func TestBatchCommand(t *testing.T) {

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"database/sql"
+	"github.com/go-sql-driver/mysql"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +19,7 @@ func ownLabDB(t *testing.T, srv *testsrv.OwnedMariaDB, lab *schemas.Lab) *labDB 
 	name, dsn := srv.NewDatabase(t)
 	db := openDB(t, dsn)
 	createTables(t, db, lab)
-	cfg, err := ParseDSN(dsn)
+	cfg, err := mysql.ParseDSN(dsn)
 	must(t, err)
 	return &labDB{name: name, dsn: dsn, db: db, tdb: openDB(t, dsn+"?parseTime=true"), cfg: cfg}
 }

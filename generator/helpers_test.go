@@ -122,7 +122,7 @@ func newLabDB(t testing.TB, srv *testsrv.MariaDBServer, lab *schemas.Lab) *labDB
 	name, dsn := srv.NewDatabase(t)
 	db := openDB(t, dsn)
 	createTables(t, db, lab)
-	cfg, err := ParseDSN(dsn)
+	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

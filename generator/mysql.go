@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"strings"
 	"syscall"
 	"time"
@@ -21,43 +20,6 @@ import (
 type MySQL struct {
 	db  *sql.DB
 	cfg *mysql.Config
-}
-
-// ParseDSN reads a go-sql-driver DSN (user:password@tcp(host:port)/db) or
-// a URL (mysql://user:password@host:port/db).
-func ParseDSN(dsn string) (*mysql.Config, error) {
-	if strings.HasPrefix(dsn, "mysql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			return nil, fmt.Errorf("invalid MySQL URL: %v", err)
-		}
-		cfg := mysql.NewConfig()
-		cfg.Net = "tcp"
-		cfg.Addr = u.Host
-		if u.Port() == "" && u.Host != "" {
-			cfg.Addr = net.JoinHostPort(u.Hostname(), "3306")
-		}
-		if u.User != nil {
-			cfg.User = u.User.Username()
-			cfg.Passwd, _ = u.User.Password()
-		}
-		cfg.DBName = strings.TrimPrefix(u.Path, "/")
-		if u.RawQuery != "" {
-			// Let the driver read the parameters it knows.
-			c2, err := mysql.ParseDSN("/?" + u.RawQuery)
-			if err != nil {
-				return nil, fmt.Errorf("invalid MySQL URL parameters: %v", err)
-			}
-			c2.User, c2.Passwd, c2.Net, c2.Addr, c2.DBName = cfg.User, cfg.Passwd, cfg.Net, cfg.Addr, cfg.DBName
-			cfg = c2
-		}
-		return cfg, nil
-	}
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("invalid MySQL DSN (want user:password@tcp(host:port)/database or mysql://user:password@host:port/database): %v", err)
-	}
-	return cfg, nil
 }
 
 // OpenMySQL connects and checks that the server answers. Errors are one

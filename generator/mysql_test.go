@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/go-sql-driver/mysql"
 	"slices"
 	"sort"
 	"strconv"
@@ -396,7 +397,7 @@ func TestCheckErrors(t *testing.T) {
 
 	// A database without the lab's tables.
 	_, dsn := srv.NewDatabase(t)
-	cfg, err := ParseDSN(dsn)
+	cfg, err := mysql.ParseDSN(dsn)
 	must(t, err)
 	sink := openSink(t, cfg)
 	err = sink.Check(ctx, plans)
@@ -415,12 +416,12 @@ func TestCheckErrors(t *testing.T) {
 
 	// A wrong password, a port nobody listens on.
 	user, _ := srv.NewUser(t, "SELECT, INSERT, UPDATE ON *.*")
-	bad, _ := ParseDSN(srv.DSN(user, "wrong", ldb.name))
+	bad, _ := mysql.ParseDSN(srv.DSN(user, "wrong", ldb.name))
 	_, err = OpenMySQL(ctx, bad)
 	if err == nil || !strings.Contains(err.Error(), "refused user") {
 		t.Errorf("wrong password: %v", err)
 	}
-	nowhere, _ := ParseDSN("u:p@tcp(127.0.0.1:1)/db")
+	nowhere, _ := mysql.ParseDSN("u:p@tcp(127.0.0.1:1)/db")
 	_, err = OpenMySQL(ctx, nowhere)
 	if err == nil || !strings.Contains(err.Error(), "cannot reach MySQL at 127.0.0.1:1") {
 		t.Errorf("closed port: %v", err)
@@ -428,7 +429,7 @@ func TestCheckErrors(t *testing.T) {
 
 	// A user that may read but not write: the run stops with one line.
 	ro, pw := srv.NewUser(t, "SELECT ON "+ldb.name+".*")
-	rocfg, _ := ParseDSN(srv.DSN(ro, pw, ldb.name))
+	rocfg, _ := mysql.ParseDSN(srv.DSN(ro, pw, ldb.name))
 	_, err = Run(ctx, plans, openSink(t, rocfg), Options{Logical: true, Count: 10, Resume: true})
 	if err == nil || !strings.Contains(err.Error(), "may not write") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("read-only user: %v", err)

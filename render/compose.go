@@ -15,13 +15,7 @@ import (
 
 // Service order: how compose.yaml's services are listed in the smoke
 // checks and the docs (compose.yaml itself sorts them by name).
-var serviceOrder = []string{
-	"mysql", "kafka", "kafka-init", "kafka-ui",
-	"clickhouse", "clickhouse-init",
-	"zookeeper", "coordinator-server", "tablet-server",
-	"jobmanager", "taskmanager", "sql-gateway", "tiering", "job-submitter",
-	"producer", "console", "batch-loop",
-}
+var serviceOrder = schemas.ServiceOrder()
 
 // Named volumes of the stack.
 const (

@@ -9,7 +9,7 @@
 //
 //	compose.yaml            the whole stack; `docker compose up` on the directory alone runs it
 //	.env                    passwords and user names (the only place secrets live)
-//	lab.json                the resolved lab (schemas.Lab), read with schemas.ReadLabJSON
+//	lab.json                the resolved lab (schemas.Lab) with its format version, read with schemas.ReadLabJSON
 //	labgen.lock             images, connector jars with sha256, sha256 of every rendered file
 //	runbook.md              the experiments as a reader follows them
 //	stream-lab              POSIX sh: smoke, batch, compose …, console

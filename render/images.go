@@ -17,40 +17,15 @@ import (
 const labgenRuntimeImage = "alpine:3.22"
 
 // Image is an image the stack pulls, or builds on.
-type Image struct {
-	// Role says what it is for: a service's name, or flink-base,
-	// labgen-build, labgen-runtime for the bases of the built images.
-	Role string
-	Ref  string
-}
+type Image = schemas.Image
 
-// stackImages lists the images of the stack in a fixed order.
+// stackImages lists the images of the stack in a fixed order: the
+// components' (schemas.ComponentRegistry), then the bases of the labgen
+// image when a service runs labgen.
 func stackImages(l *schemas.Lab) []Image {
-	s := l.Stack
-	var out []Image
-	add := func(role, ref string) { out = append(out, Image{role, ref}) }
-	if s.MySQL != nil {
-		add("mysql", s.MySQL.Image)
-	}
-	if s.Kafka != nil {
-		add("kafka", s.Kafka.Image)
-		if s.KafkaUI != nil {
-			add("kafka-ui", s.KafkaUI.Image)
-		}
-	}
-	if s.Flink != nil {
-		add("flink-base", s.Flink.Image)
-	}
-	if s.ClickHouse != nil {
-		add("clickhouse", s.ClickHouse.Image)
-	}
-	if s.Fluss != nil {
-		add("zookeeper", zookeeperImage(s.Fluss))
-		add("fluss", s.Fluss.Image)
-	}
+	out := l.StackImages()
 	if needsLabgenImage(l) {
-		add("labgen-build", goBuildImage())
-		add("labgen-runtime", labgenRuntimeImage)
+		out = append(out, Image{Role: "labgen-build", Ref: goBuildImage()}, Image{Role: "labgen-runtime", Ref: labgenRuntimeImage})
 	}
 	return out
 }
@@ -62,7 +37,7 @@ func needsLabgenImage(l *schemas.Lab) bool {
 	return producerRuns(l) || l.Stack.Console != nil
 }
 
-func producerRuns(l *schemas.Lab) bool { return len(l.Producers) > 0 && l.Stack.MySQL != nil }
+func producerRuns(l *schemas.Lab) bool { return l.ProducerRuns() }
 
 // goBuildImage is the Go image matching labgen's go.mod.
 func goBuildImage() string {

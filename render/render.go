@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labgen/labgen/internal/atomicfile"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -55,7 +56,12 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		opts.LabgenVersion = "dev"
 	}
 	files := Files{}
-	labJSON, err := schemas.MarshalLab(l)
+	// lab.json carries the images, so that the runtime copies them (a
+	// copy of the lab: Render does not change its input).
+	withImages, stack := *l, *l.Stack
+	stack.Images = stackImages(l)
+	withImages.Stack = &stack
+	labJSON, err := schemas.MarshalLab(&withImages)
 	if err != nil {
 		return nil, fmt.Errorf("encoding lab.json: %w", err)
 	}
@@ -138,23 +144,7 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 	if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, data) {
 		return os.Chmod(path, mode)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".labgen-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, data, mode)
 }
 
 // previousFiles reads the file list of an earlier render's lock.

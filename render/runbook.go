@@ -195,7 +195,9 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 		fence("sql", q.SQL.Text)
 	case schemas.StepKafka:
 		k := st.Kafka
-		if k.Key != nil {
+		if k.Offsets {
+			w("   In Kafka UI, open the topic `%s` and note each partition's offsets.\n\n", k.Topic)
+		} else if k.Key != nil {
 			w("   In Kafka UI, open the topic `%s` and show every message whose key is `%s`.\n\n", k.Topic, k.Key.Text)
 		} else {
 			w("   In Kafka UI, open the topic `%s` and read its last %d messages.\n\n", k.Topic, k.Tail)
@@ -217,7 +219,9 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 		fence("sh", "./stream-lab "+st.Lab.Action)
 	case schemas.StepWait:
 		wt := st.Wait
-		if wt.Rerun != "" {
+		if wt.Rerun != "" && wt.Until == nil {
+			w("   Repeat step `%s` every %s for %s and note each result with its time.\n\n", wt.Rerun, wt.Interval, wt.Duration)
+		} else if wt.Rerun != "" {
 			w("   Repeat step `%s` every %s until `%s` holds; give up after %s and record that it did not.\n\n", wt.Rerun, wt.Interval, oneLine(wt.Until.Source), wt.Timeout)
 		} else {
 			w("   Wait %s.\n\n", wt.Duration)

@@ -7,32 +7,6 @@ import (
 	"github.com/labgen/labgen/schemas"
 )
 
-// resultVersion says how `stream-lab batch` reports what a bounded job
-// produced: an expression over its table in ClickHouse that changes with
-// each run (the version column, else a time key, else the row count).
-func resultVersion(l *schemas.Lab, j *schemas.Job) (table, expr string, ok bool) {
-	t := l.Table(j.Writes)
-	if t == nil || l.Stack.ClickHouse == nil {
-		return "", "", false
-	}
-	ch := t.Store(schemas.StoreClickHouse)
-	if ch == nil {
-		return "", "", false
-	}
-	table = ch.Database + "." + ch.Name
-	if ch.Version != "" {
-		return table, "max(" + ch.Version + ")", true
-	}
-	for _, k := range t.Key {
-		for _, c := range t.Columns {
-			if c.Name == k && (c.Type.Kind == schemas.TypeTimestamp || c.Type.Kind == schemas.TypeDate) {
-				return table, "max(" + k + ")", true
-			}
-		}
-	}
-	return table, "count()", true
-}
-
 // shQuote quotes a word for sh.
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
@@ -256,7 +230,7 @@ flink_client() {
 			continue
 		}
 		batchJobs++
-		table, expr, ok := resultVersion(l, j)
+		table, expr, ok := l.ResultVersion(j)
 		if ok {
 			w("\trun_batch %s %s %s\n", j.Name, shQuote(table), shQuote(expr))
 		} else {

@@ -13,26 +13,70 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
-// MarshalLab encodes the lab as lab.json: indented, keys in declaration
-// order of the model, so the bytes are stable.
+// LabJSONFormat is the version of lab.json's format: the contract between
+// render and every command that runs a rendered lab. Raise it when a
+// change would make an older labgen misread a newer lab.json or the other
+// way round (a field renamed, removed or meaning something else); a new
+// field that older readers may ignore does not need it.
+const LabJSONFormat = 1
+
+// labFile is lab.json: its format version first, then the lab.
+type labFile struct {
+	Format int `json:"format"`
+	*Lab
+}
+
+// FormatError is ReadLabJSON's error for a lab.json of another format
+// version than this labgen's.
+type FormatError struct {
+	Path   string
+	Format int // 0: written before lab.json had a version
+}
+
+func (e *FormatError) Error() string {
+	if e.Format == 0 || e.Format < LabJSONFormat {
+		return fmt.Sprintf("%s was rendered by an older labgen (lab.json format %d; this labgen reads format %d): render the lab again", e.Path, e.Format, LabJSONFormat)
+	}
+	return fmt.Sprintf("%s was rendered by a newer labgen (lab.json format %d; this labgen reads format %d): run it with that labgen, or render the lab again with this one", e.Path, e.Format, LabJSONFormat)
+}
+
+// MarshalLab encodes the lab as lab.json: indented, its format version
+// first, then keys in declaration order of the model, so the bytes are
+// stable.
 func MarshalLab(l *Lab) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(l); err != nil {
+	if err := enc.Encode(labFile{Format: LabJSONFormat, Lab: l}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// ReadLabJSON reads a rendered lab's lab.json.
+// ReadLabJSON reads a rendered lab's lab.json. One of another format
+// version is a *FormatError, checked before the rest is decoded.
 func ReadLabJSON(path string) (*Lab, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var l Lab
+	var head struct {
+		Format json.RawMessage `json:"format"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("%s is not a lab description: %w", path, err)
+	}
+	var format int
+	if len(head.Format) > 0 {
+		if err := json.Unmarshal(head.Format, &format); err != nil {
+			return nil, fmt.Errorf("%s: format is %s, not a version number", path, head.Format)
+		}
+	}
+	if format != LabJSONFormat {
+		return nil, &FormatError{Path: path, Format: format}
+	}
+	l := labFile{Lab: &Lab{}}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&l); err != nil {
@@ -41,7 +85,7 @@ func ReadLabJSON(path string) (*Lab, error) {
 	if l.Stack == nil {
 		l.Stack = &Stack{}
 	}
-	return &l, nil
+	return l.Lab, nil
 }
 
 // VarValues rebuilds the variables' values from lab.json.

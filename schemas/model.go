@@ -56,7 +56,11 @@ type Stack struct {
 	BatchLoop  *BatchLoop  `json:"batch_loop,omitempty"`
 	// Disabled names components declared with enabled = false, so that
 	// what needs them can say why it is unavailable.
-	Disabled  []string  `json:"disabled,omitempty"`
+	Disabled []string `json:"disabled,omitempty"`
+	// Images are every image the stack pulls or builds on, as render
+	// resolved them (labgen.lock lists the same); the runtime copies them
+	// into a record instead of deriving them again.
+	Images    []Image   `json:"images,omitempty"`
 	DeclRange hcl.Range `json:"-"`
 }
 
@@ -405,7 +409,12 @@ type Step struct {
 	// as step.<name>.<capture>, later experiments as
 	// experiment.<experiment>.<step>.<capture>.
 	Captures []*Capture `json:"captures,omitempty"`
-	Expects  []*Expect  `json:"expects,omitempty"`
+	// Samples name values kept from every run of the step (a re-running
+	// wait samples each run; another step, its one run), as a time series
+	// in the record. A sampling step's capture and expect see them as
+	// samples = [{ms, <name> = value, …}].
+	Samples []*Capture `json:"samples,omitempty"`
+	Expects []*Expect  `json:"expects,omitempty"`
 	// Timeout bounds the step ("" means the runtime's default).
 	Timeout string `json:"timeout,omitempty"`
 	// OnFailure is "continue" (default) or "stop" (skip the rest of the
@@ -439,9 +448,11 @@ type QueryStep struct {
 
 // KafkaStep reads the messages of one key, or the tail of a topic.
 type KafkaStep struct {
-	Topic   string `json:"topic"`
-	Key     *Expr  `json:"key,omitempty"`
-	Tail    int    `json:"tail,omitempty"`
+	Topic string `json:"topic"`
+	Key   *Expr  `json:"key,omitempty"`
+	Tail  int    `json:"tail,omitempty"`
+	// Offsets probes the topic's offsets instead of reading messages.
+	Offsets bool   `json:"offsets,omitempty"`
 	Max     int    `json:"max"`
 	Timeout string `json:"timeout"`
 }

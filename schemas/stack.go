@@ -20,9 +20,6 @@ const (
 	DefaultKafkaUIImage      = "ghcr.io/kafbat/kafka-ui:v1.2.0"
 )
 
-// Components, in the order they are described.
-var Components = []string{"mysql", "kafka", "flink", "clickhouse", "fluss", "iceberg", "kafka_ui", "console", "batch_loop"}
-
 func componentSchema(attrs ...string) *hcl.BodySchema {
 	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}}
 	for _, a := range attrs {
@@ -226,51 +223,4 @@ func (d *decoder) identifier(a *hcl.Attribute) string {
 		return ""
 	}
 	return s
-}
-
-// Has tells whether the stack runs a component (see Components).
-func (s *Stack) Has(component string) bool {
-	switch component {
-	case "mysql":
-		return s.MySQL != nil
-	case "kafka":
-		return s.Kafka != nil
-	case "flink":
-		return s.Flink != nil
-	case "clickhouse":
-		return s.ClickHouse != nil
-	case "fluss":
-		return s.Fluss != nil
-	case "iceberg":
-		return s.Iceberg != nil
-	case "kafka_ui":
-		return s.KafkaUI != nil
-	case "console":
-		return s.Console != nil
-	case "batch_loop":
-		return s.BatchLoop != nil
-	}
-	return false
-}
-
-// Services are the compose services the stack runs, which compose steps
-// may name. The producer runs when the lab has producers.
-func (l *Lab) Services() []string {
-	s := l.Stack
-	var out []string
-	add := func(ok bool, names ...string) {
-		if ok {
-			out = append(out, names...)
-		}
-	}
-	add(s.MySQL != nil, "mysql")
-	add(s.Kafka != nil, "kafka")
-	add(s.KafkaUI != nil && s.Kafka != nil, "kafka-ui")
-	add(s.Flink != nil, "jobmanager", "taskmanager", "sql-gateway")
-	add(s.ClickHouse != nil, "clickhouse")
-	add(s.Fluss != nil, "zookeeper", "coordinator-server", "tablet-server")
-	add(len(l.Producers) > 0 && s.MySQL != nil, "producer")
-	add(s.Console != nil, "console")
-	add(s.BatchLoop != nil && s.Flink != nil, "batch-loop")
-	return out
 }

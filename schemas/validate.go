@@ -53,6 +53,15 @@ func (d *decoder) validate() {
 	}
 }
 
+// sampling tells whether the step of ref keeps samples.
+func sampling(ref deferredRef) bool {
+	if ref.exp == nil || ref.step >= len(ref.exp.Steps) {
+		return false
+	}
+	s := ref.exp.Steps[ref.step]
+	return len(s.Samples) > 0 || s.Wait != nil && s.Wait.Rerun != ""
+}
+
 func (d *decoder) checkDeferred(ref deferredRef) {
 	for _, tr := range ref.expr.Variables() {
 		rng := tr.SourceRange()
@@ -69,6 +78,10 @@ func (d *decoder) checkDeferred(ref deferredRef) {
 		case "result":
 			if !ref.allowResult {
 				d.errorf(rng, "result is not available here", "result is the outcome of the step itself and can be used in capture, expect and wait's until; here, use a value an earlier step captured (step.NAME.VALUE).")
+			}
+		case "samples":
+			if !ref.allowResult || !sampling(ref) {
+				d.errorf(rng, "samples is not available here", "samples are the runs of a sampling step (a wait that re-runs a step, or a step with sample = { … }), seen by its own capture and expect.")
 			}
 		case "var":
 			if _, ok := d.ctx.Variables["var"].Type().AttributeTypes()[name(1)]; !ok {
@@ -162,12 +175,6 @@ func (d *decoder) jobUnavailable(j *Job) string {
 	return ""
 }
 
-var serviceComponent = map[string]string{
-	"mysql": "mysql", "kafka": "kafka", "kafka-ui": "kafka_ui", "jobmanager": "flink", "taskmanager": "flink",
-	"sql-gateway": "flink", "clickhouse": "clickhouse", "zookeeper": "fluss", "coordinator-server": "fluss",
-	"tablet-server": "fluss", "producer": "mysql", "console": "console", "batch-loop": "batch_loop",
-}
-
 func (d *decoder) experimentUnavailable(e *Experiment) string {
 	l := d.lab
 	for _, src := range d.dependsOn[e] {
@@ -211,7 +218,7 @@ func (d *decoder) experimentUnavailable(e *Experiment) string {
 		if contains(l.Services(), r.service) {
 			continue
 		}
-		if c, ok := serviceComponent[r.service]; ok && !l.Stack.Has(c) {
+		if c := ServiceComponent(r.service); c != "" && !l.Stack.Has(c) {
 			return d.missing(c)
 		}
 		d.errorf(r.rng, "Unknown service", "This lab's compose stack has no service %q; its services are %s.", r.service, strings.Join(l.Services(), ", "))

@@ -12,77 +12,156 @@ import (
 	"github.com/labgen/labgen/runtime/query"
 )
 
-// Endpoints say where the lab's services are. Empty means not used.
+// Endpoints say where the lab's services are. A database engine without
+// an endpoint is absent from DB, and Unavailable says why.
 type Endpoints struct {
-	// MySQL is a go-sql-driver DSN.
-	MySQL string
-	// ClickHouse is the native protocol's address and the user to connect
-	// as.
-	ClickHouse query.ClickHouseOptions
-	Kafka      []string
-	Flink      string
-	Gateway    string
+	// DB are the database servers by engine (query.MySQL, query.ClickHouse).
+	DB map[string]query.Endpoint
+	// Missing says, by engine, why an engine has no endpoint.
+	Missing map[string]string
+	Kafka   []string
+	Flink   string
+	Gateway string
+}
+
+// Overrides are what the flags of a command (--mysql, --clickhouse, --kafka,
+// --flink, --gateway) say; empty means the lab's default.
+type Overrides struct {
+	// DB are --mysql/--clickhouse values by engine: host:port, a URL
+	// (mysql://, clickhouse://, http(s)://) or, for MySQL, a go-sql-driver
+	// DSN. What a value leaves out (user, password, database) is the
+	// lab's.
+	DB      map[string]string
+	Kafka   string
+	Flink   string
+	Gateway string
+}
+
+// Role is whom a command connects to a database as.
+type Role int
+
+const (
+	// Reader is the read-only user of query steps and the console.
+	Reader Role = iota
+	// App is the producer's user, who writes the source tables.
+	App
+)
+
+// engineInfo is what labdir knows of a database engine: its name in
+// messages and flags, and the .env keys of its users per role.
+type engineInfo struct {
+	title string
+	users map[Role][2]string // user key, password key
+}
+
+var engines = map[string]engineInfo{
+	query.MySQL: {title: "MySQL", users: map[Role][2]string{
+		Reader: {MySQLReaderUser, MySQLReaderPassword},
+		App:    {MySQLAppUser, MySQLAppPassword}}},
+	query.ClickHouse: {title: "ClickHouse", users: map[Role][2]string{
+		Reader: {ClickHouseReaderUser, ClickHouseReaderPassword}}},
+}
+
+// Engines are the database engines labdir resolves, in a stable order.
+var Engines = []string{query.MySQL, query.ClickHouse}
+
+// Title is the engine's name in messages ("MySQL").
+func Title(engine string) string {
+	if e, ok := engines[engine]; ok {
+		return e.title
+	}
+	return engine
 }
 
 // Endpoints are the lab's services on 127.0.0.1 at the ports of lab.json,
 // as the read-only users of .env (environ's variables of the same names
 // first; nil for .env alone). A service the stack lacks is left empty.
 func (l *Lab) Endpoints(environ []string) Endpoints {
-	var e Endpoints
+	e, _ := l.ResolveEndpoints(environ, Overrides{})
+	return e
+}
+
+// ResolveEndpoints are the lab's endpoints (as Endpoints) with a
+// command's flags applied. This is the one place that reads --mysql,
+// --clickhouse and the rest; an unreadable value is an error naming the
+// flag, without its password.
+func (l *Lab) ResolveEndpoints(environ []string, o Overrides) (Endpoints, error) {
+	e := Endpoints{DB: map[string]query.Endpoint{}, Missing: map[string]string{}}
+	for _, engine := range Engines {
+		ep, ok := l.Endpoint(engine, Reader, environ)
+		flag := o.DB[engine]
+		switch {
+		case flag != "":
+			var err error
+			if ep, err = ParseEndpoint(engine, flag, ep); err != nil {
+				return e, fmt.Errorf("--%s %w", engine, err)
+			}
+		case !ok:
+			e.Missing[engine] = fmt.Sprintf("the lab's stack has no %s and --%s was not given", engine, engine)
+			continue
+		}
+		if ep.User == "" {
+			e.Missing[engine] = "no " + engines[engine].users[Reader][0] + " in " + l.EnvPath() + " or the environment"
+			continue
+		}
+		e.DB[engine] = ep
+	}
 	s := l.Lab.Stack
-	if s.MySQL != nil {
-		e.MySQL = l.MySQLConfig(MySQLReaderUser, MySQLReaderPassword, environ).FormatDSN()
-	}
-	if s.ClickHouse != nil {
-		e.ClickHouse = l.ClickHouseReader(environ)
-	}
-	if s.Kafka != nil {
+	switch {
+	case o.Kafka != "":
+		e.Kafka = strings.Split(o.Kafka, ",")
+	case s.Kafka != nil:
 		e.Kafka = []string{local(s.Kafka.Port, 9092)}
 	}
 	if s.Flink != nil {
 		e.Flink = "http://" + local(s.Flink.UIPort, 8081)
 		e.Gateway = "http://" + local(s.Flink.GatewayPort, 8083)
 	}
-	return e
-}
-
-// MySQLConfig is the lab's MySQL on 127.0.0.1 at its port, with its
-// database, as the user and password that .env (after environ) has under
-// userKey and passwordKey. When the stack has no MySQL, only the user and
-// password are set.
-func (l *Lab) MySQLConfig(userKey, passwordKey string, environ []string) *mysql.Config {
-	cfg := mysql.NewConfig()
-	cfg.Net = "tcp"
-	cfg.User, cfg.Passwd = l.Getenv(environ, userKey), l.Getenv(environ, passwordKey)
-	if m := l.Lab.Stack.MySQL; m != nil {
-		cfg.Addr, cfg.DBName = l.MySQLAddr(), m.Database
+	if o.Flink != "" {
+		e.Flink = strings.TrimRight(o.Flink, "/")
 	}
-	return cfg
-}
-
-// MySQLAddr is where the lab's MySQL listens on 127.0.0.1 ("" when the
-// stack has none).
-func (l *Lab) MySQLAddr() string {
-	if m := l.Lab.Stack.MySQL; m != nil {
-		return local(m.Port, 3306)
+	if o.Gateway != "" {
+		e.Gateway = strings.TrimRight(o.Gateway, "/")
 	}
-	return ""
+	return e, nil
 }
 
-// ClickHouseReader is the lab's ClickHouse on 127.0.0.1 at its native
-// port, with its database, as .env's read-only user (after environ). When
-// the stack has no ClickHouse, only the user and password are set.
-func (l *Lab) ClickHouseReader(environ []string) query.ClickHouseOptions {
-	o := query.ClickHouseOptions{User: l.Getenv(environ, ClickHouseReaderUser), Password: l.Getenv(environ, ClickHouseReaderPassword)}
-	if c := l.Lab.Stack.ClickHouse; c != nil {
-		o.Addr, o.Database = local(c.TCPPort, 9000), c.Database
-		// The native stack's ClickHouse (chdb behind an HTTP front) has
-		// no native-protocol port.
-		if l.Native() {
-			o.Addr, o.Protocol = local(c.HTTPPort, 8123), query.ClickHouseHTTP
+// Unavailable is the error of a command that needs engine's endpoint
+// when there is none.
+func (e Endpoints) Unavailable(engine string) error {
+	why := e.Missing[engine]
+	if why == "" {
+		why = fmt.Sprintf("the lab's stack has no %s and --%s was not given", engine, engine)
+	}
+	return fmt.Errorf("no %s to query: %s", Title(engine), why)
+}
+
+// Endpoint is the lab's engine on 127.0.0.1 at its port, with its
+// database, as role's user and password from .env (environ first). ok is
+// false when the stack has no such engine; the user and password are set
+// all the same.
+func (l *Lab) Endpoint(engine string, role Role, environ []string) (ep query.Endpoint, ok bool) {
+	ep.Engine = engine
+	if keys, has := engines[engine].users[role]; has {
+		ep.User, ep.Password = l.Getenv(environ, keys[0]), l.Getenv(environ, keys[1])
+	}
+	s := l.Lab.Stack
+	switch engine {
+	case query.MySQL:
+		if m := s.MySQL; m != nil {
+			ep.Addr, ep.Database, ok = local(m.Port, 3306), m.Database, true
+		}
+	case query.ClickHouse:
+		if c := s.ClickHouse; c != nil {
+			ep.Addr, ep.Database, ok = local(c.TCPPort, 9000), c.Database, true
+			// The native stack's ClickHouse (chdb behind an HTTP front)
+			// has no native-protocol port.
+			if l.Native() {
+				ep.Addr, ep.Protocol = local(c.HTTPPort, 8123), query.ClickHouseHTTP
+			}
 		}
 	}
-	return o
+	return ep, ok
 }
 
 // ConsoleAddr is where the lab's query console listens on 127.0.0.1.
@@ -102,36 +181,93 @@ func local(port, def int) string {
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 }
 
-// ParseClickHouse reads --clickhouse: host:port (keeping the default
-// protocol, user, password and database), clickhouse://user:password@host:port/db
-// (native protocol) or http(s)://user:password@host:port/db (HTTP interface).
-func ParseClickHouse(s string, def query.ClickHouseOptions) (query.ClickHouseOptions, error) {
-	const want = "want HOST:PORT, clickhouse://USER:PASSWORD@HOST:PORT/DATABASE or http://USER:PASSWORD@HOST:8123/DATABASE"
-	if !strings.Contains(s, "://") {
-		if _, _, err := net.SplitHostPort(s); err != nil {
-			return def, fmt.Errorf("--clickhouse %q: %s", s, want)
+// schemes are the URL schemes of each engine, with the protocol they
+// choose and their default port.
+var schemes = map[string]map[string]struct {
+	protocol string
+	port     string
+}{
+	query.MySQL: {"mysql": {"", "3306"}},
+	query.ClickHouse: {
+		"clickhouse": {query.ClickHouseNative, "9000"},
+		"http":       {query.ClickHouseHTTP, "8123"},
+		"https":      {query.ClickHouseHTTP, "8443"},
+	},
+}
+
+// wants says which forms an engine's flag takes.
+var wants = map[string]string{
+	query.MySQL:      "want HOST:PORT, mysql://USER:PASSWORD@HOST:PORT/DATABASE or a DSN (USER:PASSWORD@tcp(HOST:PORT)/DATABASE)",
+	query.ClickHouse: "want HOST:PORT, clickhouse://USER:PASSWORD@HOST:PORT/DATABASE or http://USER:PASSWORD@HOST:8123/DATABASE",
+}
+
+// ParseEndpoint reads a --mysql or --clickhouse value over def: host:port
+// (only the address changes), a URL (mysql://, clickhouse:// for
+// ClickHouse's native protocol, http(s):// for its HTTP interface), or for
+// MySQL a go-sql-driver DSN. What the value says wins; what it leaves out
+// (user, password, database) is def's. Errors never show the password
+// and leave naming the flag to the caller.
+func ParseEndpoint(engine, s string, def query.Endpoint) (query.Endpoint, error) {
+	ep := def
+	ep.Engine = engine
+	bad := func() (query.Endpoint, error) {
+		return def, fmt.Errorf("%q: %s", hidePassword(s), wants[engine])
+	}
+	switch {
+	case strings.Contains(s, "://"):
+		u, err := url.Parse(s)
+		if err != nil {
+			return bad()
 		}
-		def.Addr = s
-		return def, nil
+		sc, ok := schemes[engine][u.Scheme]
+		if !ok || u.Host == "" {
+			return bad()
+		}
+		ep.Addr, ep.Protocol, ep.Secure = u.Host, sc.protocol, u.Scheme == "https"
+		if u.Port() == "" {
+			ep.Addr = net.JoinHostPort(u.Hostname(), sc.port)
+		}
+		if u.User != nil {
+			ep.User = u.User.Username()
+			ep.Password, _ = u.User.Password()
+		}
+		if db := strings.Trim(u.Path, "/"); db != "" {
+			ep.Database = db
+		}
+		if u.RawQuery != "" {
+			ep.Params = u.RawQuery
+		}
+	case engine == query.MySQL && strings.ContainsAny(s, "@/("):
+		cfg, err := mysql.ParseDSN(s)
+		if err != nil {
+			return def, fmt.Errorf("invalid MySQL DSN: %v (%s)", err, wants[engine])
+		}
+		if cfg.Net != "tcp" || cfg.Addr == "" {
+			return bad()
+		}
+		ep.Addr = cfg.Addr
+		if cfg.User != "" {
+			ep.User, ep.Password = cfg.User, cfg.Passwd
+		}
+		if cfg.DBName != "" {
+			ep.Database = cfg.DBName
+		}
+		// The parameters as written: the driver reads them again on Open.
+		if i := strings.LastIndex(s, "/"); i >= 0 {
+			if _, q, ok := strings.Cut(s[i:], "?"); ok {
+				ep.Params = q
+			}
+		}
+	default:
+		if _, _, err := net.SplitHostPort(s); err != nil {
+			return bad()
+		}
+		ep.Addr = s
 	}
-	u, err := url.Parse(s)
-	protocol := map[string]string{"clickhouse": query.ClickHouseNative, "http": query.ClickHouseHTTP, "https": query.ClickHouseHTTP}
-	if err != nil || protocol[u.Scheme] == "" || u.Host == "" {
-		return def, fmt.Errorf("--clickhouse %q: %s", hidePassword(s), want)
+	if _, ok := schemes[engine]; !ok {
+		return def, fmt.Errorf("no database engine %q", engine)
 	}
-	o := def
-	o.Addr, o.Protocol, o.Secure = u.Host, protocol[u.Scheme], u.Scheme == "https"
-	if u.Port() == "" && o.Protocol == query.ClickHouseHTTP {
-		o.Addr = net.JoinHostPort(u.Hostname(), map[bool]string{false: "8123", true: "8443"}[o.Secure])
-	}
-	if u.User != nil {
-		o.User = u.User.Username()
-		o.Password, _ = u.User.Password()
-	}
-	if db := strings.Trim(u.Path, "/"); db != "" {
-		o.Database = db
-	}
-	return o, nil
+	return ep, nil
 }
 
 // hidePassword hides a URL's password in an error message.
@@ -140,6 +276,12 @@ func hidePassword(s string) string {
 		if _, ok := u.User.Password(); ok {
 			u.User = url.UserPassword(u.User.Username(), "xxxxx")
 			return strings.Replace(u.String(), "xxxxx", "****", 1)
+		}
+	}
+	if i := strings.LastIndex(s, "@"); i >= 0 && !strings.Contains(s, "://") {
+		// A DSN: user:password@…
+		if j := strings.Index(s[:i], ":"); j >= 0 {
+			return s[:j] + ":****" + s[i:]
 		}
 	}
 	return s

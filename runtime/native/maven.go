@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgen/labgen/internal/atomicfile"
 	"github.com/labgen/labgen/native/engines"
 	"github.com/labgen/labgen/runtime/labdir"
 )
@@ -492,13 +493,7 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func writeFileAtomic(path string, b []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeFileAtomic(path string, b []byte) error { return atomicfile.Write(path, b, 0o644) }
 
 func mavenTail(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

@@ -51,22 +51,14 @@ func (p *Plan) StandIns() []string {
 func PortsOf(lab *labdir.Lab) Ports {
 	p := Ports{KafkaController: portKafkaController, ZooKeeper: portZooKeeper, FlussCoordinator: portFlussCoordinator,
 		FlussTablet: portFlussTablet, FlinkRPC: portFlinkRPC, FlinkBlob: portFlinkBlob}
+	// The ports the components publish (schemas.ComponentRegistry), 0
+	// for those the stack does not run.
 	s := lab.Lab.Stack
-	if s.MySQL != nil {
-		p.MySQL = s.MySQL.Port
-	}
-	if s.Kafka != nil {
-		p.Kafka = s.Kafka.Port
-	}
-	if s.Flink != nil {
-		p.FlinkREST, p.Gateway = s.Flink.UIPort, s.Flink.GatewayPort
-	}
-	if s.ClickHouse != nil {
-		p.ClickHouseHTTP = s.ClickHouse.HTTPPort
-	}
-	if s.Console != nil {
-		p.Console = s.Console.Port
-	}
+	p.MySQL = s.Port("mysql", "mysql")
+	p.Kafka = s.Port("kafka", "kafka")
+	p.FlinkREST, p.Gateway = s.Port("flink", "ui"), s.Port("flink", "gateway")
+	p.ClickHouseHTTP = s.Port("clickhouse", "http")
+	p.Console = s.Port("console", "console")
 	return p
 }
 

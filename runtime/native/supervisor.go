@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/labgen/labgen/internal/atomicfile"
 	"github.com/labgen/labgen/internal/testproc"
 )
 
@@ -532,11 +533,7 @@ func writeJSON(path string, v any, mode os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, append(b, '\n'), mode)
 }
 
 // appendLine adds a line to a log; a log that cannot be written is no

@@ -35,22 +35,6 @@ const (
 	ClickHouseHTTP   = "http"   // the HTTP interface on http_port
 )
 
-// ClickHouseOptions say where and as whom to connect.
-type ClickHouseOptions struct {
-	// Protocol is ClickHouseNative ("" too) or ClickHouseHTTP: the native
-	// stack's ClickHouse (chdb behind an HTTP front) speaks only HTTP.
-	Protocol string
-	// Addr is host:port of that protocol (the lab's tcp_port or http_port).
-	Addr string
-	// Secure is TLS (https), with the system's roots; HTTP only.
-	Secure   bool
-	Database string
-	User     string
-	Password string
-	// DialTimeout bounds connecting; zero means 10 seconds.
-	DialTimeout time.Duration
-}
-
 type clickhouseEngine struct {
 	conn driver.Conn
 

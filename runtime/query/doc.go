@@ -2,7 +2,7 @@
 // returns its result as plain data. The console and the runtime's query
 // steps share it.
 //
-//	eng, err := query.OpenMySQL(dsn)                      // or OpenClickHouse(query.ClickHouseOptions{…})
+//	eng, err := query.Open(ep)                            // an Endpoint, as runtime/labdir resolves it
 //	defer eng.Close()
 //	res, err := eng.Query(ctx, "SELECT …", query.Limits{}) // zero fields take DefaultLimits
 //	res.Columns   // name and database type of each column

@@ -38,6 +38,11 @@ func OpenMySQL(dsn string) (Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("MySQL DSN: %w", err)
 	}
+	return openMySQL(cfg)
+}
+
+func openMySQL(cfg *mysql.Config) (Engine, error) {
+	cfg = cfg.Clone()
 	cfg.MultiStatements = false
 	cfg.AllowAllFiles = false
 	if cfg.Timeout == 0 {

@@ -573,31 +573,13 @@ func (r *Runner) jobEnded(ctx context.Context, id, state string) error {
 
 // resultVersion is where a bounded job's result shows in ClickHouse and
 // the expression whose change tells that a new result arrived, as
-// ./stream-lab batch uses them: the ClickHouse store of the table the job
-// writes, and max of its version column (else of a date or time key
-// column, else count()). ok is false when the result does not reach
-// ClickHouse.
+// ./stream-lab batch uses them (schemas.Lab.ResultVersion); ok is false
+// also when no ClickHouse is reachable.
 func (r *Runner) resultVersion(j *schemas.Job) (table, expr string, ok bool) {
-	t := r.lab.Table(j.Writes)
-	if t == nil || r.lab.Stack.ClickHouse == nil || r.opt.Endpoints.ClickHouse.Addr == "" {
+	if r.opt.Endpoints.DB[query.ClickHouse].Addr == "" {
 		return "", "", false
 	}
-	ch := t.Store(schemas.StoreClickHouse)
-	if ch == nil {
-		return "", "", false
-	}
-	table = qualify(ch.Database, ch.Name)
-	if ch.Version != "" {
-		return table, "max(" + ch.Version + ")", true
-	}
-	for _, k := range t.Key {
-		for _, c := range t.Columns {
-			if c.Name == k && (c.Type.Kind == schemas.TypeTimestamp || c.Type.Kind == schemas.TypeDate) {
-				return table, "max(" + k + ")", true
-			}
-		}
-	}
-	return table, "count()", true
+	return r.lab.ResultVersion(j)
 }
 
 // resultValue is expr over table in ClickHouse, as text.

@@ -41,7 +41,7 @@ func batchLab(t *testing.T, ch *testsrv.ClickHouseServer, chDB string) (*labdir.
 	}
 	lab := labdirtest.Load(t, l, map[string]string{"sql/flink/hourly_sales.sql": fixture(t, "batch.sql")})
 	ep := labdir.Endpoints{Flink: srv.REST, Gateway: srv.Gateway,
-		ClickHouse: query.ClickHouseOptions{Addr: ch.NativeAddr(), User: testsrv.ClickHouseReadOnlyUser, Database: chDB}}
+		DB: map[string]query.Endpoint{query.ClickHouse: {Engine: query.ClickHouse, Addr: ch.NativeAddr(), User: testsrv.ClickHouseReadOnlyUser, Database: chDB}}}
 	return lab, ep
 }
 
@@ -129,7 +129,7 @@ func TestSmokeWaitsForData(t *testing.T) {
 		}}},
 	}
 	lab := labdirtest.Load(t, l, map[string]string{})
-	ep := labdir.Endpoints{ClickHouse: query.ClickHouseOptions{Addr: ch.NativeAddr(), User: testsrv.ClickHouseReadOnlyUser, Database: chDB}}
+	ep := labdir.Endpoints{DB: map[string]query.Endpoint{query.ClickHouse: {Engine: query.ClickHouse, Addr: ch.NativeAddr(), User: testsrv.ClickHouseReadOnlyUser, Database: chDB}}}
 	r, err := New(Options{Lab: lab, Endpoints: ep, Version: "test"})
 	if err != nil {
 		t.Fatal(err)

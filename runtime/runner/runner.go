@@ -133,12 +133,9 @@ func New(opt Options) (*Runner, error) {
 	if abs, err := filepath.Abs(opt.Lab.Dir); err == nil && abs != "/" {
 		r.masker.Replace(abs, "<lab>")
 	}
-	if opt.Endpoints.MySQL != "" {
-		if pw, err := mysqlParse(opt.Endpoints.MySQL); err == nil {
-			r.masker.Add(pw)
-		}
+	for _, ep := range opt.Endpoints.DB {
+		r.masker.Add(ep.Password)
 	}
-	r.masker.Add(opt.Endpoints.ClickHouse.Password)
 	if opt.Endpoints.Flink != "" || opt.Endpoints.Gateway != "" {
 		r.flink = flinkapi.New(opt.Endpoints.Flink, opt.Endpoints.Gateway)
 	}
@@ -222,29 +219,10 @@ func (r *Runner) newRecord(selected []string) *record.Record {
 	for _, v := range r.lab.Variables {
 		rec.Variables = append(rec.Variables, record.Variable{Name: v.Name, Value: v.Value, Source: v.Source})
 	}
-	s := r.lab.Stack
-	add := func(c, img string) {
-		if img != "" {
-			rec.Images = append(rec.Images, record.Image{Component: c, Image: img})
-		}
-	}
-	if s.MySQL != nil {
-		add("mysql", s.MySQL.Image)
-	}
-	if s.Kafka != nil {
-		add("kafka", s.Kafka.Image)
-	}
-	if s.Flink != nil {
-		add("flink", s.Flink.Image)
-	}
-	if s.ClickHouse != nil {
-		add("clickhouse", s.ClickHouse.Image)
-	}
-	if s.Fluss != nil {
-		add("fluss", s.Fluss.Image)
-	}
-	if s.KafkaUI != nil {
-		add("kafka-ui", s.KafkaUI.Image)
+	// The images render resolved (lab.json's stack.images), not derived
+	// again: the record names what the lock names.
+	for _, im := range r.lab.Stack.Images {
+		rec.Images = append(rec.Images, record.Image{Component: im.Role, Image: im.Ref})
 	}
 	rec.Endpoints = r.endpoints()
 	rec.Stack = r.opt.Stack
@@ -254,11 +232,10 @@ func (r *Runner) newRecord(selected []string) *record.Record {
 func (r *Runner) endpoints() []record.Endpoint {
 	e := r.opt.Endpoints
 	var out []record.Endpoint
-	if e.MySQL != "" {
-		out = append(out, record.Endpoint{Name: "MySQL", Address: record.MySQLDSN(e.MySQL)})
-	}
-	if e.ClickHouse.Addr != "" {
-		out = append(out, record.Endpoint{Name: "ClickHouse", Address: ClickHouseAddress(e.ClickHouse)})
+	for _, engine := range labdir.Engines {
+		if ep, ok := e.DB[engine]; ok {
+			out = append(out, record.Endpoint{Name: labdir.Title(engine), Address: ep.String()})
+		}
 	}
 	if len(e.Kafka) > 0 {
 		out = append(out, record.Endpoint{Name: "Kafka", Address: strings.Join(e.Kafka, ",")})
@@ -270,21 +247,6 @@ func (r *Runner) endpoints() []record.Endpoint {
 		out = append(out, record.Endpoint{Name: "Flink SQL gateway", Address: record.URL(e.Gateway)})
 	}
 	return out
-}
-
-// ClickHouseAddress shows ClickHouse options for the record.
-func ClickHouseAddress(o query.ClickHouseOptions) string {
-	s := o.Addr
-	if o.User != "" {
-		s = o.User + "@" + s
-	}
-	if o.Protocol == query.ClickHouseHTTP {
-		s = "http://" + s
-	}
-	if o.Database != "" {
-		s += "/" + o.Database
-	}
-	return s
 }
 
 // resume loads a record and restores what its finished steps captured.

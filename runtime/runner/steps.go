@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
@@ -30,14 +30,9 @@ type outcome struct {
 	// status overrides ok / error (a wait that timed out).
 	status   string
 	attempts int
-}
-
-func mysqlParse(dsn string) (string, error) {
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		return "", err
-	}
-	return cfg.Passwd, nil
+	// samples are a sampling step's runs; sampled says of what.
+	samples *sampler
+	sampled string
 }
 
 // runStep runs one step with its captures and expectations.
@@ -50,6 +45,24 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 		return rs
 	}
 	rs.Ran, rs.Output, rs.Counts, rs.Attempts = out.ran, out.output, out.counts, out.attempts
+	if out.samples == nil && len(s.Samples) > 0 && s.Kind != schemas.StepWait {
+		// A step that is not a wait samples its one run.
+		out.samples = &sampler{start: start}
+		r.take(out.samples, e, s, s.Kind, out)
+		out.sampled = "its one run: " + sampleDetail(s)
+	}
+	if out.samples != nil {
+		rs.Samples, rs.Sampled = out.samples.samples, out.sampled
+	}
+	// evalCtx of this step's capture and expect: its result, and its
+	// samples when it keeps any.
+	stepCtx := func() *hcl.EvalContext {
+		c := r.evalCtx(e.Name, out.value)
+		if out.samples != nil {
+			c.Variables["samples"] = out.samples.value()
+		}
+		return c
+	}
 	rs.Status = record.StatusOK
 	if out.status != "" {
 		rs.Status = out.status
@@ -61,7 +74,7 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 	if out.value != cty.NilVal && rs.Status != record.StatusError {
 		for _, c := range s.Captures {
 			rc := record.Capture{Name: c.Name, Expr: c.Expr.Source}
-			v, diags := eval(c.Expr, r.evalCtx(e.Name, out.value))
+			v, diags := eval(c.Expr, stepCtx())
 			switch {
 			case diags.HasErrors():
 				rc.Error = diagText(diags)
@@ -100,7 +113,7 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 		} else if missing := r.unmetRefs(e, x.Condition.Source); missing != "" {
 			rx.Error = missing
 		} else {
-			v, diags := eval(x.Condition, r.evalCtx(e.Name, out.value))
+			v, diags := eval(x.Condition, stepCtx())
 			switch {
 			case diags.HasErrors():
 				rx.Error = diagText(diags)
@@ -178,22 +191,11 @@ func (r *Runner) engine(name string) (query.Engine, error) {
 	if e, ok := r.engines[name]; ok {
 		return e, nil
 	}
-	var e query.Engine
-	var err error
-	switch name {
-	case schemas.EngineMySQL:
-		if r.opt.Endpoints.MySQL == "" {
-			return nil, errors.New("no MySQL to query: the lab's stack has no mysql and --mysql was not given")
-		}
-		e, err = query.OpenMySQL(r.opt.Endpoints.MySQL)
-	case schemas.EngineClickHouse:
-		if r.opt.Endpoints.ClickHouse.Addr == "" {
-			return nil, errors.New("no ClickHouse to query: the lab's stack has no clickhouse and --clickhouse was not given")
-		}
-		e, err = query.OpenClickHouse(r.opt.Endpoints.ClickHouse)
-	default:
-		return nil, fmt.Errorf("no query engine %q", name)
+	ep, ok := r.opt.Endpoints.DB[name]
+	if !ok {
+		return nil, r.opt.Endpoints.Unavailable(name)
 	}
+	e, err := query.Open(ep)
 	if err != nil {
 		return nil, err
 	}
@@ -202,13 +204,7 @@ func (r *Runner) engine(name string) (query.Engine, error) {
 }
 
 func (r *Runner) endpointOf(engine string) string {
-	switch engine {
-	case schemas.EngineMySQL:
-		return record.MySQLDSN(r.opt.Endpoints.MySQL)
-	case schemas.EngineClickHouse:
-		return ClickHouseAddress(r.opt.Endpoints.ClickHouse)
-	}
-	return ""
+	return r.opt.Endpoints.DB[engine].String()
 }
 
 // evalString evaluates a run-time string (SQL, a Kafka key).
@@ -253,10 +249,13 @@ func (r *Runner) runQuery(ctx context.Context, e *schemas.Experiment, s *schemas
 		return outcome{ran: ran, err: err}
 	}
 	t := record.Table{Columns: uniqueNames(res.Columns)}
-	for _, row := range res.Rows {
+	for ri, row := range res.Rows {
 		cells := make([]string, len(row))
 		for i, v := range row {
 			cells[i] = cellText(v)
+			if v == nil {
+				t.Nulls = append(t.Nulls, [2]int{ri, i})
+			}
 		}
 		t.Rows = append(t.Rows, cells)
 	}
@@ -273,6 +272,9 @@ func (r *Runner) runKafka(ctx context.Context, e *schemas.Experiment, s *schemas
 	ran := &record.Ran{What: "kafka", Endpoint: strings.Join(r.opt.Endpoints.Kafka, ",")}
 	if len(r.opt.Endpoints.Kafka) == 0 {
 		return outcome{ran: ran, err: errors.New("no Kafka to read: the lab's stack has no kafka and --kafka was not given")}
+	}
+	if k.Offsets {
+		return r.runKafkaOffsets(ctx, k, ran)
 	}
 	timeout := schemas.ParseDuration(k.Timeout)
 	opt := kafkaread.Options{Max: k.Max, Timeout: timeout}
@@ -384,6 +386,9 @@ func checkpointText(c flinkapi.CheckpointStatus) string {
 	if c.LatestID > 0 {
 		s += fmt.Sprintf("; latest #%d at %s", c.LatestID, c.LatestTime.UTC().Format("15:04:05Z"))
 	}
+	if c.RestoredID > 0 {
+		s += fmt.Sprintf("; restored from #%d", c.RestoredID)
+	}
 	return s
 }
 
@@ -457,36 +462,68 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 		return outcome{ran: &record.Ran{What: "wait", Detail: fmt.Sprintf("Waited %s.", d)}}
 	}
 	target := stepNamed(e, w.Rerun)
-	if target == nil || w.Until == nil {
+	if target == nil || w.Until == nil && w.Duration == "" {
 		return outcome{err: fmt.Errorf("wait re-runs step %q, which experiment %s does not have", w.Rerun, e.Name)}
 	}
 	interval := schemas.ParseDuration(w.Interval)
 	if interval < 100*time.Millisecond {
 		interval = 100 * time.Millisecond
 	}
+	start := r.now()
+	sm := &sampler{start: start}
+	// Sampling for a duration: every run until the time is up, no
+	// condition; the step is ok when every run was.
+	if w.Until == nil {
+		d := schemas.ParseDuration(w.Duration)
+		end := start.Add(d)
+		detail := fmt.Sprintf("Re-ran step `%s` every %s for %s.", w.Rerun, interval, d)
+		sampled := fmt.Sprintf("step `%s` every %s for %s: %s", w.Rerun, interval, d, sampleDetail(s))
+		failed := 0
+		for attempt := 1; ; attempt++ {
+			out := r.execute(ctx, e, target)
+			if ctx.Err() != nil {
+				return outcome{}
+			}
+			r.take(sm, e, s, target.Kind, out)
+			if out.err != nil {
+				failed++
+			}
+			if !r.now().Add(interval).Before(end) {
+				res := waitOutcome(out, detail, attempt, sm, sampled)
+				res.output.Notes = append(res.output.Notes, fmt.Sprintf("%d runs in %s; the last run's output is shown.", attempt, d))
+				if failed == attempt && out.err != nil {
+					res.err = fmt.Errorf("every run failed; the last: %w", out.err)
+				} else if failed > 0 {
+					res.output.Notes = append(res.output.Notes, fmt.Sprintf("%d of the %d runs failed (kept as samples with their errors).", failed, attempt))
+				}
+				return res
+			}
+			r.opt.Progress.Waiting(r.now().Add(interval), attempt, fmt.Sprintf("sampling %s (run %d, until %s)", w.Rerun, attempt, end.Format("15:04:05")))
+			r.sleep(ctx, interval)
+			if ctx.Err() != nil {
+				return outcome{}
+			}
+		}
+	}
 	timeout := schemas.ParseDuration(w.Timeout)
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
-	start := r.now()
 	deadline := start.Add(timeout)
 	detail := fmt.Sprintf("Re-ran step `%s` every %s until `%s` held, for at most %s.", w.Rerun, interval, w.Until.Source, timeout)
+	sampled := fmt.Sprintf("step `%s` every %s until the condition held: %s", w.Rerun, interval, sampleDetail(s))
 	for attempt := 1; ; attempt++ {
 		out := r.execute(ctx, e, target)
 		if ctx.Err() != nil {
 			return outcome{}
 		}
-		ran := &record.Ran{What: "wait", Detail: detail}
-		if out.ran != nil {
-			ran.Endpoint, ran.SQL, ran.Command = out.ran.Endpoint, out.ran.SQL, out.ran.Command
-		}
-		res := outcome{ran: ran, value: out.value, output: out.output, counts: out.counts, attempts: attempt}
-		if res.output == nil {
-			res.output = &record.Output{}
-		}
+		r.take(sm, e, s, target.Kind, out)
+		res := waitOutcome(out, detail, attempt, sm, sampled)
 		elapsed := r.now().Sub(start).Round(time.Second)
 		if out.err == nil {
-			v, diags := eval(*w.Until, r.evalCtx(e.Name, out.value))
+			c := r.evalCtx(e.Name, out.value)
+			c.Variables["samples"] = sm.value()
+			v, diags := eval(*w.Until, c)
 			switch {
 			case diags.HasErrors():
 				res.err = fmt.Errorf("the condition `%s` could not be evaluated: %s", w.Until.Source, diagText(diags))
@@ -510,4 +547,23 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 			return outcome{}
 		}
 	}
+}
+
+// waitOutcome is a re-running wait's outcome after a run: the run's
+// result and output, the samples so far.
+func waitOutcome(out outcome, detail string, attempt int, sm *sampler, sampled string) outcome {
+	ran := &record.Ran{What: "wait", Detail: detail}
+	if out.ran != nil {
+		ran.Endpoint, ran.SQL, ran.Command = out.ran.Endpoint, out.ran.SQL, out.ran.Command
+	}
+	res := outcome{ran: ran, value: out.value, output: out.output, counts: out.counts, attempts: attempt, samples: sm, sampled: sampled}
+	if res.output == nil {
+		res.output = &record.Output{}
+	} else {
+		// The notes of earlier runs must not pile up on the shown output.
+		o := *res.output
+		o.Notes = append([]string(nil), o.Notes...)
+		res.output = &o
+	}
+	return res
 }

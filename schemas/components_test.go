@@ -1,0 +1,43 @@
+package schemas
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The registry answers what schemas, render and the runtime used to list
+// each on their own.
+func TestComponentRegistry(t *testing.T) {
+	l := &Lab{Producers: []*Producer{{Name: "shop"}}, Stack: &Stack{
+		MySQL: &MySQL{Image: "mysql:8", Port: 3306}, Kafka: &Kafka{Image: "kafka:4", Port: 9092},
+		KafkaUI: &KafkaUI{Image: "ui:1", Port: 8080}, Flink: &Flink{Image: "flink:1", UIPort: 8081, GatewayPort: 8083},
+		Console: &Console{Port: 8088},
+	}}
+	want := []string{"mysql", "kafka", "kafka-ui", "jobmanager", "taskmanager", "sql-gateway", "producer", "console"}
+	if got := l.Services(); !reflect.DeepEqual(got, want) {
+		t.Errorf("services %v, want %v", got, want)
+	}
+	wantImages := []Image{{"mysql", "mysql:8"}, {"kafka", "kafka:4"}, {"kafka-ui", "ui:1"}, {"flink-base", "flink:1"}}
+	if got := l.StackImages(); !reflect.DeepEqual(got, wantImages) {
+		t.Errorf("images %v, want %v", got, wantImages)
+	}
+	for svc, c := range map[string]string{"producer": "mysql", "tiering": "flink", "zookeeper": "fluss", "kafka-ui": "kafka_ui", "nope": ""} {
+		if got := ServiceComponent(svc); got != c {
+			t.Errorf("component of %s: %q, want %q", svc, got, c)
+		}
+	}
+	if !l.Stack.Has("kafka_ui") || l.Stack.Has("clickhouse") || l.Stack.Has("nope") {
+		t.Error("Has")
+	}
+	if p := l.Stack.Port("flink", "gateway"); p != 8083 || l.Stack.Port("clickhouse", "http") != 0 {
+		t.Errorf("ports: gateway %d", p)
+	}
+	// Kafka UI without Kafka does not run; neither do its images.
+	l.Stack.Kafka = nil
+	if l.Stack.Has("kafka_ui") || len(l.StackImages()) != 2 {
+		t.Errorf("Kafka UI without Kafka: %v", l.StackImages())
+	}
+	if len(Components) != 9 || Component("batch_loop") == nil || Component("") != nil {
+		t.Errorf("components %v", Components)
+	}
+}
