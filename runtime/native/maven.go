@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labgen/labgen/internal/atomicfile"
@@ -135,6 +136,25 @@ func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Clas
 	}
 	progress(resolvingMessage(lab, modules))
 	start := time.Now()
+	// A first resolution downloads hundreds of megabytes without a word
+	// from Maven (-q); say every so often that it is still at it.
+	stopTicking, ticked := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ticked)
+		t := time.NewTicker(15 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopTicking:
+				return
+			case <-t.C:
+				progress(fmt.Sprintf("Maven is still fetching (%s so far)", time.Since(start).Round(time.Second)))
+			}
+		}
+	}()
+	var stopOnce sync.Once
+	stop := func() { stopOnce.Do(func() { close(stopTicking); <-ticked }) }
+	defer stop()
 	var cpModules, pinned []string
 	for _, m := range modules {
 		if m == "fluss-paimon" {
@@ -171,6 +191,7 @@ func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Clas
 			return nil, err
 		}
 	}
+	stop()
 	progress(fmt.Sprintf("Maven fetched the jars in %s", time.Since(start).Round(time.Second)))
 
 	cp := &Classpaths{Log4j: filepath.Join(dir, "log4j2.properties")}
