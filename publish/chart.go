@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/labgen/labgen/runtime/record"
 )
 
 // Charts are drawn by gonum/plot into SVG (vgsvg): pure Go, no browser or
@@ -129,28 +131,28 @@ func timelineChart(title string, lines []line, levels []string, markers []marker
 	return c, render(p, &c, h)
 }
 
-// histogram draws declared (a line: expected count per bin) beside
-// observed (bars), on the same bins.
-func histogram(title, xLabel string, observed []float64, bins int, declared func(lo, hi float64) float64) (chart, error) {
+// histogram draws observed counts (bars) and the counts a declared
+// distribution expects of as many values (a line through the bins'
+// middles), over the same bins: generator input vs observed.
+func histogram(title, xLabel string, bins []record.Bin) (chart, error) {
 	c := chart{Title: title}
 	p := newPlot(title, xLabel, "count")
-	vals := make(plotter.Values, len(observed))
-	copy(vals, observed)
-	h, err := plotter.NewHist(vals, bins)
-	if err != nil {
-		return c, err
-	}
-	h.FillColor = color.RGBA{0x00, 0x72, 0xB2, 0x66}
+	p.Y.Tick.Marker = plainTicks{}
+	h := &plotter.Histogram{FillColor: color.RGBA{0x00, 0x72, 0xB2, 0x66}}
+	h.LineStyle.Width = vg.Points(1)
 	h.LineStyle.Color = palette[0]
+	var xy plotter.XYs
+	for _, b := range bins {
+		h.Bins = append(h.Bins, plotter.HistogramBin{Min: b.Lo, Max: b.Hi, Weight: float64(b.Observed)})
+		xy = append(xy, plotter.XY{X: (b.Lo + b.Hi) / 2, Y: b.Declared})
+	}
+	if len(bins) > 0 {
+		h.Width = bins[0].Hi - bins[0].Lo
+	}
 	p.Add(h)
 	p.Legend.Add("observed", h)
 	c.Series = 1
-	if declared != nil && len(h.Bins) > 0 {
-		var xy plotter.XYs
-		n := float64(len(observed))
-		for _, b := range h.Bins {
-			xy = append(xy, plotter.XY{X: (b.Min + b.Max) / 2, Y: n * declared(b.Min, b.Max)})
-		}
+	if len(xy) > 0 {
 		pl, err := plotter.NewLine(xy)
 		if err != nil {
 			return c, err

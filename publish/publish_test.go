@@ -3,6 +3,7 @@ package publish
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,6 +45,36 @@ func variant(t *testing.T) *record.Record {
 			}
 		}
 	}
+	return r
+}
+
+// compared is the seed lab's record with a compare step in experiment 03:
+// 100 payment delays in ten bins of 20 s beside exponential(45, { max =
+// 300 }) (the declared counts as the runner computes them: the last bin
+// takes the tail).
+func compared(t *testing.T) *record.Record {
+	r := load(t, "orders")
+	e := r.Experiment("delayed_payment")
+	if e == nil {
+		t.Fatal("no experiment delayed_payment in the fixture")
+	}
+	observed := []int{33, 22, 15, 10, 7, 5, 3, 2, 2, 1}
+	c := &record.Compare{Of: "producer.shop.follow.payment.delay", Declared: "exponential(45, { max = 300 })", Column: "delay_s", Unit: "s"}
+	for i, n := range observed {
+		lo, hi := float64(20*i), float64(20*i+20)
+		to := math.Exp(-hi / 45)
+		if i == len(observed)-1 {
+			to = 0
+		}
+		c.Bins = append(c.Bins, record.Bin{Lo: lo, Hi: hi, Observed: n, Declared: 100 * (math.Exp(-lo/45) - to)})
+		for k := 0; k < n; k++ {
+			c.Values = append(c.Values, lo+float64(k))
+		}
+	}
+	last := e.Steps[len(e.Steps)-1]
+	e.Steps = append(e.Steps, &record.Step{Name: "payment_delays", Kind: "query", Title: "The declared payment delay beside the delays MySQL shows",
+		Started: last.Started, DurationMS: 12, Status: record.StatusOK, Compare: c,
+		Ran: &record.Ran{What: "mysql", SQL: "SELECT p.payment_id, TIMESTAMPDIFF(MICROSECOND, o.created_at, p.updated_at) / 1000000 AS delay_s FROM payments p JOIN orders o ON o.order_id = p.order_id ORDER BY p.payment_id DESC LIMIT 400"}})
 	return r
 }
 
@@ -93,7 +124,15 @@ func TestGoldenPages(t *testing.T) {
 		}
 		golden(t, name+".html", b)
 	}
-	b, err := Comparison([]*record.Record{load(t, "sampled"), variant(t)}, []string{"a", "b"})
+	b, err := Page(compared(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "compared.html", b)
+	if !strings.Contains(string(b), `<figure class="chart" data-series="2"`) || !strings.Contains(string(b), "declared exponential(45, { max = 300 })") {
+		t.Error("the compare step has no histogram of observed and declared")
+	}
+	b, err = Comparison([]*record.Record{load(t, "sampled"), variant(t)}, []string{"a", "b"})
 	if err != nil {
 		t.Fatal(err)
 	}

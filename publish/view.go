@@ -40,6 +40,8 @@ type stepView struct {
 	// SampleCols and SampleRows are the samples as a table.
 	SampleCols []string
 	SampleRows [][]string
+	// Compare is the histogram of a compare step: observed vs declared.
+	Compare *chart
 }
 
 // recovery is what the record shows of a worker interruption, as
@@ -79,6 +81,17 @@ func recordView(r *record.Record) (*pageView, error) {
 		for i, s := range e.Steps {
 			sv := stepView{N: i + 1, S: s}
 			sv.SampleCols, sv.SampleRows = sampleTable(s)
+			if c := s.Compare; c != nil && len(c.Bins) > 0 {
+				x := c.Column
+				if c.Unit != "" {
+					x += " (" + c.Unit + ")"
+				}
+				ch, err := histogram(fmt.Sprintf("%s: %d observed vs declared %s", c.Of, len(c.Values), c.Declared), x, c.Bins)
+				if err != nil {
+					return nil, fmt.Errorf("experiment %s, step %s: %w", e.Name, s.Name, err)
+				}
+				sv.Compare = &ch
+			}
 			ev.Steps = append(ev.Steps, sv)
 		}
 		charts, rec, err := experimentCharts(e)

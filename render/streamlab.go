@@ -10,6 +10,14 @@ import (
 // shQuote quotes a word for sh.
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
+// shWord is s as one sh word: as it is when it needs no quotes.
+func shWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./") == "" {
+		return s
+	}
+	return shQuote(s)
+}
+
 // streamLab is the lab's control script: POSIX sh, docker as the only
 // tool on the host (everything else runs inside the containers).
 func streamLab(l *schemas.Lab, st *stack) []byte {
@@ -104,6 +112,11 @@ mysql_count() {
 	dc exec -T mysql sh -c 'MYSQL_PWD="$MYSQL_READER_PASSWORD" mysql -N -B --protocol=TCP -h 127.0.0.1 -u "$MYSQL_READER_USER" -e "SELECT COUNT(*) FROM $0"' %s."$1" 2>/dev/null
 }
 
+# has_mysql_rows TABLE: the table has rows.
+has_mysql_rows() {
+	n=$(mysql_count "$1") && is_number "$n" && [ "$n" -gt 0 ]
+}
+
 # grows TABLE: the table gains rows within five seconds.
 grows() {
 	before=$(mysql_count "$1") && is_number "$before" || return 1
@@ -160,47 +173,11 @@ flink_client() {
 `)
 	}
 
-	// smoke
+	// smoke: the lab's smoke checks (schemas.Lab.SmokeChecks), each as
+	// this script checks its kind.
 	b.WriteString("\nsmoke() {\n\techo \"Smoke checks of the lab " + l.Name + " (each waits up to ${SMOKE_WAIT}s):\"\n")
-	for _, name := range st.services() {
-		if st.oneShot[name] {
-			w("\tcheck %s completed %s\n", shQuote("service "+name+" completed"), name)
-		} else {
-			w("\tcheck %s healthy %s\n", shQuote("service "+name+" is healthy"), name)
-		}
-	}
-	if s.Flink != nil {
-		for _, j := range l.Jobs {
-			switch {
-			case j.Unavailable != "":
-				w("\tinfo %s\n", shQuote("job "+j.Name+" is unavailable in this stack: it "+j.Unavailable))
-			case j.Mode == schemas.ModeStreaming:
-				w("\tcheck %s running %s\n", shQuote("Flink job "+j.Name+" is RUNNING (if it is missing, job-submitter submits it again within 30 s: ./stream-lab compose logs job-submitter)"), j.Name)
-			}
-		}
-		if s.Fluss != nil {
-			w("\tcheck %s running %s %s\n", shQuote("Flink job "+TieringJobName+" (Fluss tiering) is RUNNING"), TieringJobName, shQuote(tieringDefaultName(l)))
-		}
-	}
-	if producerRuns(l) {
-		for _, p := range l.Producers {
-			if t := l.Table(p.Table); t != nil {
-				if ms := t.Store(schemas.StoreMySQL); ms != nil {
-					w("\tcheck %s grows %s\n", shQuote("producer "+p.Name+" writes MySQL "+ms.Name+" (its row count grows)"), ms.Name)
-				}
-			}
-		}
-	}
-	for _, j := range l.Jobs {
-		t := l.Table(j.Writes)
-		if t == nil || j.Unavailable != "" {
-			continue
-		}
-		if j.Mode == schemas.ModeBatch {
-			w("\tinfo %s\n", shQuote("bounded job "+j.Name+" writes "+t.Name+" when it runs: see ./stream-lab batch"))
-			continue
-		}
-		smokeStores(&b, l, t)
+	for _, c := range l.SmokeChecks() {
+		smokeScript[c.Kind](&b, st, c)
 	}
 	b.WriteString(`	if [ "$FAILED" -gt 0 ]; then
 		echo "smoke: $FAILED check(s) failed"
@@ -325,23 +302,42 @@ esac
 	return []byte(b.String())
 }
 
-// smokeStores checks that rows reach every store a streaming job writes.
-func smokeStores(b *strings.Builder, l *schemas.Lab, t *schemas.Table) {
-	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	for _, st := range t.Stores {
-		switch st.Kind {
-		case schemas.StoreKafka:
-			w("\tcheck %s has_messages %s\n", shQuote("Kafka topic "+st.Name+" has messages"), shQuote(st.Name))
-		case schemas.StoreClickHouse:
-			if st.Ingest == schemas.StoreKafka && t.Store(schemas.StoreKafka) != nil {
-				w("\tcheck %s has_rows %s\n", shQuote("ClickHouse "+st.Database+"."+st.Name+" has rows"), st.Database+"."+st.Name)
+// smokeScript writes the lines of smoke() that check one kind of smoke
+// check; labgen smoke implements the same kinds in Go (runtime/runner).
+var smokeScript = map[schemas.SmokeKind]func(b *strings.Builder, st *stack, c schemas.SmokeCheck){
+	schemas.SmokeServices: func(b *strings.Builder, st *stack, _ schemas.SmokeCheck) {
+		for _, name := range st.services() {
+			if st.oneShot[name] {
+				fmt.Fprintf(b, "\tcheck %s completed %s\n", shQuote("service "+name+" completed"), name)
+			} else {
+				fmt.Fprintf(b, "\tcheck %s healthy %s\n", shQuote("service "+name+" is healthy"), name)
 			}
-		case schemas.StoreFluss:
-			dir := fmt.Sprintf("%s/%s.db/%s/snapshot", PaimonWarehouse, st.Database, st.Name)
-			w("\tcheck %s has_files %s 'snapshot-*'\n", shQuote("Fluss "+st.Database+"."+st.Name+" is tiered into "+l.Stack.Fluss.Lake+" (a lake snapshot exists)"), dir)
-		case schemas.StoreIceberg:
-			dir := fmt.Sprintf("%s/%s/%s/data", strings.TrimPrefix(IcebergWarehouse, "file://"), st.Database, st.Name)
-			w("\tcheck %s has_files %s '*.parquet'\n", shQuote("Iceberg "+st.Database+"."+st.Name+" has committed data files"), dir)
 		}
-	}
+	},
+	schemas.SmokeJob: func(b *strings.Builder, _ *stack, c schemas.SmokeCheck) {
+		names := make([]string, len(c.Names))
+		for i, n := range c.Names {
+			names[i] = shWord(n)
+		}
+		fmt.Fprintf(b, "\tcheck %s running %s\n", shQuote(c.Name), strings.Join(names, " "))
+	},
+	schemas.SmokeGrows: func(b *strings.Builder, _ *stack, c schemas.SmokeCheck) {
+		fmt.Fprintf(b, "\tcheck %s grows %s\n", shQuote(c.Name), c.Store.Name)
+	},
+	schemas.SmokeRows: func(b *strings.Builder, _ *stack, c schemas.SmokeCheck) {
+		switch c.Store.Kind {
+		case schemas.StoreMySQL:
+			fmt.Fprintf(b, "\tcheck %s has_mysql_rows %s\n", shQuote(c.Name), c.Store.Name)
+		case schemas.StoreKafka:
+			fmt.Fprintf(b, "\tcheck %s has_messages %s\n", shQuote(c.Name), shQuote(c.Table))
+		case schemas.StoreClickHouse:
+			fmt.Fprintf(b, "\tcheck %s has_rows %s\n", shQuote(c.Name), c.Table)
+		}
+	},
+	schemas.SmokeLake: func(b *strings.Builder, _ *stack, c schemas.SmokeCheck) {
+		fmt.Fprintf(b, "\tcheck %s has_files %s %s\n", shQuote(c.Name), ComposeFace.Warehouse+"/"+c.Dir, shQuote(c.Pattern))
+	},
+	schemas.SmokeNote: func(b *strings.Builder, _ *stack, c schemas.SmokeCheck) {
+		fmt.Fprintf(b, "\tinfo %s\n", shQuote(c.Name))
+	},
 }

@@ -218,6 +218,24 @@ experiment "delayed_payment" {
     note = "If no payment arrived in time, run the experiment again: do not conclude that every order becomes PAID. Some fail and some are never paid."
   }
 
+  step "payment_delays" {
+    title    = "The declared payment delay beside the delays MySQL shows"
+    text     = "The producer draws each payment's delay from the distribution the lab declares; here are the delays of the latest payments as MySQL shows them (payment written − order created), binned, beside what that distribution expects. An input of the generator, not an end-to-end latency. Early in a run the long delays are under-represented: their payments have not come yet."
+    engine   = "mysql"
+    sql      = <<-SQL
+      SELECT p.payment_id, TIMESTAMPDIFF(MICROSECOND, o.created_at, p.updated_at) / 1000000 AS delay_s
+      FROM payments p
+      JOIN orders o ON o.order_id = p.order_id
+      ORDER BY p.payment_id DESC
+      LIMIT 400
+    SQL
+    max_rows = 400
+    compare = {
+      declared = producer.shop.follow.payment.delay
+      column   = "delay_s"
+    }
+  }
+
   expected       = "At first MySQL has no payment row and the joined row says PENDING. The producer schedules a later payment that may be PAID or FAILED. The configured delay is an input of the generator, not a guaranteed end-to-end latency."
   interpretation = "The regular left join keeps both sides in state and updates the keyed result when the payment arrives."
 }

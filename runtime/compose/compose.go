@@ -311,3 +311,11 @@ func (c *Compose) Service(ctx context.Context, action, service string) (string, 
 	out, err := c.run(ctx, action, service)
 	return string(out), err
 }
+
+// Exec runs a command in a running service's container, without a TTY,
+// and returns its output (labgen smoke looks into the warehouse volume
+// through the JobManager, as ./stream-lab smoke does).
+func (c *Compose) Exec(ctx context.Context, service string, argv ...string) (string, error) {
+	out, err := c.run(ctx, append([]string{"exec", "-T", service}, argv...)...)
+	return string(out), err
+}

@@ -46,3 +46,10 @@ func (l *Lab) FacePath(rel string) string {
 	}
 	return filepath.Join(l.Dir, filepath.FromSlash(rel))
 }
+
+// WarehouseDir is where a native stack keeps the lake warehouses
+// (paimon/, iceberg/, fluss/), relative to the lab directory.
+const WarehouseDir = NativeDir + "/warehouse"
+
+// NativeWarehouse is the native stack's warehouse directory.
+func (l *Lab) NativeWarehouse() string { return filepath.Join(l.Dir, filepath.FromSlash(WarehouseDir)) }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"time"
+
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
 // Service is one supervised process: the native face of a compose service.
@@ -77,7 +79,9 @@ func (l Layout) Log(service string) string { return filepath.Join(l.State, "logs
 
 // Warehouse holds the lake warehouses (paimon/, iceberg/, fluss/), shared
 // by Flink and Fluss as the compose volume "warehouse" is.
-func (l Layout) Warehouse() string { return filepath.Join(l.State, "warehouse") }
+func (l Layout) Warehouse() string {
+	return filepath.Join(l.Lab, filepath.FromSlash(labdir.WarehouseDir))
+}
 
 // Checkpoints holds Flink's checkpoints and savepoints.
 func (l Layout) Checkpoints() string { return filepath.Join(l.State, "checkpoints") }

@@ -191,6 +191,36 @@ type Step struct {
 	// 20s"); Samples are every run of a sampling step, in order.
 	Sampled string   `json:"sampled,omitempty"`
 	Samples []Sample `json:"samples,omitempty"`
+	// Compare is a query step's values beside the distribution the
+	// producer declares for them.
+	Compare *Compare `json:"compare,omitempty"`
+}
+
+// Compare is generator input vs observed: the values of a query's column
+// and the distribution the lab's producer declares for them, over the
+// same bins.
+type Compare struct {
+	// Of is the declaration (producer.shop.follow.payment.delay) and
+	// Declared the distribution in the lab's words.
+	Of       string `json:"of"`
+	Declared string `json:"declared"`
+	Column   string `json:"column"`
+	// Unit is "s" for delays.
+	Unit   string    `json:"unit,omitempty"`
+	Values []float64 `json:"values"`
+	// Skipped counts rows whose value was NULL or not a number.
+	Skipped int   `json:"skipped,omitempty"`
+	Bins    []Bin `json:"bins"`
+}
+
+// Bin is one bin of a Compare: [Lo, Hi), how many values fell in it, and
+// how many the declared distribution expects there of as many values (the
+// first and last bins take the declared tails).
+type Bin struct {
+	Lo       float64 `json:"lo"`
+	Hi       float64 `json:"hi"`
+	Observed int     `json:"observed"`
+	Declared float64 `json:"declared"`
 }
 
 // Sample is one run of a sampling step: when, and the values the step's

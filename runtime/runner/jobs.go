@@ -13,7 +13,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/labgen/labgen/runtime/flinkapi"
-	"github.com/labgen/labgen/runtime/kafkaread"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
@@ -254,175 +253,6 @@ func firstLineOf(s string) string {
 	return s
 }
 
-// check is one smoke check.
-type check struct {
-	name, detail string
-	passed       bool
-}
-
-// smokeCheck is a smoke check to run: it returns a detail, or why it
-// failed.
-type smokeCheck struct {
-	name string
-	run  func() (string, error)
-}
-
-// eventually runs try until it succeeds or until resultWait (from start)
-// would be over before the next try, as ./stream-lab's checks wait.
-func (r *Runner) eventually(ctx context.Context, start time.Time, what string, try func() (string, error)) (string, error) {
-	deadline := start.Add(resultWait)
-	for attempt := 1; ; attempt++ {
-		detail, err := try()
-		if err == nil || ctx.Err() != nil || !time.Now().Add(resultInterval).Before(deadline) {
-			return detail, err
-		}
-		r.opt.Progress.Waiting(time.Now().Add(resultInterval), attempt, fmt.Sprintf("waiting for %s (gives up at %s)", what, deadline.Format("15:04:05")))
-		r.sleep(ctx, resultInterval)
-	}
-}
-
-// runSmoke checks the lab as ./stream-lab smoke does, from outside the
-// containers: each service answers, each streaming job runs, and data
-// reached every store the lab declares. A check that fails is tried again
-// until it passes or resultWait is over.
-func (r *Runner) runSmoke(ctx context.Context, s *schemas.Step) outcome {
-	ctx, cancel := context.WithTimeout(ctx, r.stepTimeout(s, 3*time.Minute))
-	defer cancel()
-	ran := &record.Ran{What: "lab", Detail: fmt.Sprintf("Smoke checks: each service answers, each streaming job runs, every store holds data (a failing check is tried again for up to %s).", resultWait)}
-	var todo []smokeCheck
-	add := func(name string, run func() (string, error)) { todo = append(todo, smokeCheck{name, run}) }
-	lab := r.lab
-	qlim := query.Limits{MaxRows: 1, Timeout: 20 * time.Second}
-	count := func(engine, table string) (int64, error) {
-		eng, err := r.engine(engine)
-		if err != nil {
-			return 0, err
-		}
-		sql := "SELECT COUNT(*) FROM " + table
-		if engine == schemas.EngineClickHouse {
-			sql = "SELECT count() FROM " + table
-		}
-		res, err := eng.Query(ctx, sql, qlim)
-		if err != nil {
-			return 0, err
-		}
-		if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
-			return 0, errors.New("no count returned")
-		}
-		v := goValue(res.Rows[0][0])
-		if v.Type() != cty.Number {
-			return 0, fmt.Errorf("count is %s", Display(v))
-		}
-		n, _ := v.AsBigFloat().Int64()
-		return n, nil
-	}
-	hasRows := func(engine, table string) {
-		add(fmt.Sprintf("%s %s has rows", engine, table), func() (string, error) {
-			n, err := count(engine, table)
-			if err == nil && n == 0 {
-				err = errors.New("no rows yet")
-			}
-			return fmt.Sprintf("%d rows", n), err
-		})
-	}
-	for _, t := range lab.Tables {
-		for _, st := range t.Stores {
-			switch {
-			case st.Kind == schemas.StoreMySQL && lab.Stack.MySQL != nil:
-				hasRows(schemas.EngineMySQL, qualify(st.Database, st.Name))
-			case st.Kind == schemas.StoreClickHouse && lab.Stack.ClickHouse != nil && r.writtenByStreaming(t.Name):
-				hasRows(schemas.EngineClickHouse, qualify(st.Database, st.Name))
-			case st.Kind == schemas.StoreKafka && lab.Stack.Kafka != nil && r.writtenByStreaming(t.Name):
-				topic := st.Name
-				add("Kafka topic "+topic+" has messages", func() (string, error) {
-					res, err := kafkaread.Tail(ctx, r.opt.Endpoints.Kafka, topic, 1, kafkaread.Options{Timeout: 10 * time.Second})
-					if err != nil {
-						return "", err
-					}
-					if len(res.Messages) == 0 {
-						return "", errors.New("no messages yet")
-					}
-					return "latest message at " + kafkaTime(res.Messages[0].Timestamp), nil
-				})
-			}
-		}
-	}
-	if lab.Stack.Flink != nil {
-		if r.flink == nil {
-			add("Flink answers", func() (string, error) { return "", errors.New("no Flink URL") })
-		} else {
-			add("Flink JobManager answers", func() (string, error) {
-				ov, err := r.flink.Overview(ctx)
-				if err != nil {
-					return "", err
-				}
-				detail := fmt.Sprintf("Flink %s, %d TaskManager(s), %d of %d slots free", ov.FlinkVersion, ov.TaskManagers, ov.SlotsAvailable, ov.SlotsTotal)
-				if ov.TaskManagers == 0 {
-					return detail, errors.New("no TaskManager is registered")
-				}
-				return detail, nil
-			})
-			for _, j := range lab.Jobs {
-				if j.Mode != schemas.ModeStreaming || j.Unavailable != "" {
-					continue
-				}
-				job := j.Name
-				add("Flink job "+job+" is RUNNING", func() (string, error) {
-					id, err := r.jobID(ctx, job)
-					if err != nil {
-						return "", err
-					}
-					st, err := r.flink.JobStatus(ctx, id, []string{flinkapi.ShowState, flinkapi.ShowVertices}, 0)
-					if err != nil {
-						return "", err
-					}
-					detail := st.State + " (" + id + ")"
-					if st.State != "RUNNING" {
-						if why, err := r.flink.RootException(ctx, id); err == nil && why != "" {
-							return detail, fmt.Errorf("job %s is %s: %s", id, st.State, why)
-						}
-						return detail, fmt.Errorf("job %s is %s", id, st.State)
-					}
-					// A job reports RUNNING while its tasks wait for slots
-					// (a TaskManager is gone): count the vertices too.
-					for _, v := range st.Vertices {
-						if v.Status != "RUNNING" {
-							return detail, fmt.Errorf("job %s is RUNNING but its vertex %q is %s", id, v.Name, v.Status)
-						}
-					}
-					return detail, nil
-				})
-			}
-		}
-	}
-	start := time.Now()
-	var checks []check
-	for _, c := range todo {
-		detail, err := r.eventually(ctx, start, c.name, c.run)
-		ch := check{name: c.name, passed: err == nil, detail: detail}
-		if err != nil {
-			ch.detail = r.masker.MaskString(err.Error())
-		}
-		checks = append(checks, ch)
-	}
-	t := record.Table{Columns: []string{"check", "result", "detail"}}
-	var vals []cty.Value
-	var failures []string
-	failed := 0
-	for _, c := range checks {
-		res := "pass"
-		if !c.passed {
-			res = "FAIL"
-			failed++
-			failures = append(failures, c.name+": "+c.detail)
-		}
-		t.Rows = append(t.Rows, []string{c.name, res, c.detail})
-		vals = append(vals, cty.ObjectVal(map[string]cty.Value{
-			"name": cty.StringVal(c.name), "passed": cty.BoolVal(c.passed), "detail": cty.StringVal(c.detail)}))
-	}
-	return tally(ran, t, "checks", vals, failed, "smoke checks", failures)
-}
-
 // tally is the outcome of a lab step that runs a list of things (smoke
 // checks, bounded jobs), one value and table row each: the step's value is
 // {passed, <list>, failed}, its counts "<list>" and "failed <list>", and
@@ -443,17 +273,6 @@ func tally(ran *record.Ran, t record.Table, list string, vals []cty.Value, faile
 		out.err = errors.New(msg)
 	}
 	return out
-}
-
-// writtenByStreaming tells whether a streaming job that can run writes
-// the table (only then must its stores hold data at smoke time).
-func (r *Runner) writtenByStreaming(table string) bool {
-	for _, j := range r.lab.Jobs {
-		if j.Writes == table && j.Mode == schemas.ModeStreaming && j.Unavailable == "" {
-			return true
-		}
-	}
-	return false
 }
 
 func qualify(db, name string) string {

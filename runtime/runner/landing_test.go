@@ -146,7 +146,12 @@ func TestSmokeWaitsForData(t *testing.T) {
 	if s.Status != record.StatusOK {
 		t.Fatalf("smoke: %s %s %+v", s.Status, s.Error, s.Output.Tables)
 	}
-	if row := s.Output.Tables[0].Rows[0]; row[1] != "pass" || row[2] != "2 rows" {
+	// The services first (ClickHouse answers), then the data.
+	rows := s.Output.Tables[0].Rows
+	if len(rows) != 2 || rows[0][0] != "ClickHouse answers" || rows[1][0] != "ClickHouse "+chDB+".wide has rows" {
+		t.Fatalf("smoke rows: %q", rows)
+	}
+	if row := rows[1]; row[1] != "pass" || row[2] != "2 rows" {
 		t.Errorf("smoke row: %q", row)
 	}
 }

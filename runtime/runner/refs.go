@@ -67,7 +67,7 @@ func inputRefs(e *schemas.Experiment, s *schemas.Step) []capRef {
 	case s.Kafka != nil && s.Kafka.Key != nil:
 		out = append(out, refsOf(s.Kafka.Key.Source, e.Name)...)
 	case s.Wait != nil && s.Wait.Rerun != "":
-		if t := stepNamed(e, s.Wait.Rerun); t != nil && t != s {
+		if t := e.Step(s.Wait.Rerun); t != nil && t != s {
 			out = append(out, inputRefs(e, t)...)
 		}
 		if s.Wait.Until != nil {
@@ -75,24 +75,6 @@ func inputRefs(e *schemas.Experiment, s *schemas.Step) []capRef {
 		}
 	}
 	return out
-}
-
-func stepNamed(e *schemas.Experiment, name string) *schemas.Step {
-	for _, s := range e.Steps {
-		if s.Name == name {
-			return s
-		}
-	}
-	return nil
-}
-
-func experimentNamed(l *schemas.Lab, name string) *schemas.Experiment {
-	for _, e := range l.Experiments {
-		if e.Name == name {
-			return e
-		}
-	}
-	return nil
 }
 
 // source is an expression's source made parseable: a heredoc (<<-SQL …

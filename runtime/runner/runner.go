@@ -315,11 +315,11 @@ func stepWhy(s *record.Step) string {
 // markMissing notes, for each capture a step declares but did not get,
 // why.
 func (r *Runner) markMissing(exp string, s *record.Step, why string) {
-	e := experimentNamed(r.lab, exp)
+	e := r.lab.Experiment(exp)
 	if e == nil {
 		return
 	}
-	if d := stepNamed(e, s.Name); d != nil {
+	if d := e.Step(s.Name); d != nil {
 		for _, c := range d.Captures {
 			k := key(exp, s.Name, c.Name)
 			if _, ok := r.missing[k]; !ok {
@@ -375,7 +375,7 @@ func (r *Runner) Run(ctx context.Context) (rec *record.Record, err error) {
 		if ctx.Err() != nil {
 			return r.rec, ctx.Err()
 		}
-		e := experimentNamed(r.lab, name)
+		e := r.lab.Experiment(name)
 		if e == nil {
 			continue
 		}
@@ -408,7 +408,7 @@ func (r *Runner) runExperiment(ctx context.Context, e *schemas.Experiment) error
 	stopped := ""
 	for _, rs := range re.Steps {
 		if rs.Status == record.StatusError {
-			if d := stepNamed(e, rs.Name); d != nil && d.OnFailure == "stop" {
+			if d := e.Step(rs.Name); d != nil && d.OnFailure == "stop" {
 				stopped = fmt.Sprintf("step %s failed and says on_failure = \"stop\"", rs.Name)
 			}
 		}

@@ -166,7 +166,7 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 		os.WriteFile(filepath.Join("testdata", "seed-experiment-03.md"), md, 0o644)
 	}
 	e := rec.Experiment("delayed_payment")
-	if e == nil || len(e.Steps) != 8 {
+	if e == nil || len(e.Steps) != 9 {
 		t.Fatalf("experiment 03:\n%s", md)
 	}
 	steps := map[string]*record.Step{}

@@ -33,6 +33,8 @@ type outcome struct {
 	// samples are a sampling step's runs; sampled says of what.
 	samples *sampler
 	sampled string
+	// compare is a compare step's values beside the declared distribution.
+	compare *record.Compare
 }
 
 // runStep runs one step with its captures and expectations.
@@ -44,7 +46,7 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 	if ctx.Err() != nil {
 		return rs
 	}
-	rs.Ran, rs.Output, rs.Counts, rs.Attempts = out.ran, out.output, out.counts, out.attempts
+	rs.Ran, rs.Output, rs.Counts, rs.Attempts, rs.Compare = out.ran, out.output, out.counts, out.attempts, out.compare
 	if out.samples == nil && len(s.Samples) > 0 && s.Kind != schemas.StepWait {
 		// A step that is not a wait samples its one run.
 		out.samples = &sampler{start: start}
@@ -264,7 +266,22 @@ func (r *Runner) runQuery(ctx context.Context, e *schemas.Experiment, s *schemas
 		o.Notes = append(o.Notes, fmt.Sprintf("Only the first %d rows are kept (at most %d rows and %d bytes of row data per query); the query returned more.",
 			len(res.Rows), maxRows, r.rec.Limits.MaxBytes))
 	}
-	return outcome{ran: ran, value: queryValue(res), output: o, counts: map[string]int64{"rows": int64(len(res.Rows))}}
+	out := outcome{ran: ran, value: queryValue(res), output: o, counts: map[string]int64{"rows": int64(len(res.Rows))}}
+	if s.Compare != nil {
+		rc, bins, err := compare(s.Compare, res)
+		if err != nil {
+			out.err = err
+			return out
+		}
+		out.compare = rc
+		// The values are in record.json; the table shows them binned.
+		o.Tables = []record.Table{bins}
+		o.Notes = append(o.Notes, fmt.Sprintf("%d values of %s beside %s = %s, binned.", len(rc.Values), rc.Column, rc.Of, rc.Declared))
+		if rc.Skipped > 0 {
+			o.Notes = append(o.Notes, fmt.Sprintf("%d rows had no number in %s and are left out.", rc.Skipped, rc.Column))
+		}
+	}
+	return out
 }
 
 func (r *Runner) runKafka(ctx context.Context, e *schemas.Experiment, s *schemas.Step) outcome {
@@ -461,7 +478,7 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 		r.sleep(ctx, d)
 		return outcome{ran: &record.Ran{What: "wait", Detail: fmt.Sprintf("Waited %s.", d)}}
 	}
-	target := stepNamed(e, w.Rerun)
+	target := e.Step(w.Rerun)
 	if target == nil || w.Until == nil && w.Duration == "" {
 		return outcome{err: fmt.Errorf("wait re-runs step %q, which experiment %s does not have", w.Rerun, e.Name)}
 	}
