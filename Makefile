@@ -27,17 +27,19 @@ render: build ## validate and render the seed lab into out/orders (needs only Go
 	$(BIN) validate $(LAB)
 	$(BIN) render $(LAB) -o $(OUT)
 
-validate: build ## validate the seed lab, its variants and the sensors lab
+validate: build ## validate the seed lab, its variants, the sensors lab and the PostgreSQL lab
 	$(BIN) validate $(LAB)
 	$(BIN) validate $(LAB) -var order_rate=50 -var payment_delay=10s
 	$(BIN) validate $(LAB) -var lakes=false
 	$(BIN) validate labs/sensors
+	$(BIN) validate labs/orders_pg
 
 lint: build ## gofmt, go vet and labgen fmt -check
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(BIN) fmt -check $(LAB)
 	$(BIN) fmt -check labs/sensors
+	$(BIN) fmt -check labs/orders_pg
 
 fuzz: ## run the loader's fuzz target for a bounded time (FUZZTIME, default 20s)
 	$(GO) test ./schemas -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $${FUZZTIME:-20s}
@@ -55,9 +57,10 @@ bench-producer: ## producer throughput vs plain INSERTs, bytes per pending follo
 bench: bench-producer ## every benchmark
 	$(GO) test ./render -run '^$$' -bench Render -benchmem
 
-prove: build ## run both labs' rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
+prove: build ## run the labs' rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
 	./prove/prove.sh
 	LAB=labs/sensors PROVE_ONLY="flink clickhouse" ./prove/prove.sh
+	LAB=labs/orders_pg PROVE_ONLY="flink clickhouse" ./prove/prove.sh
 
 clean: ## remove build outputs and rendered labs
 	rm -rf bin out/*/

@@ -20,7 +20,7 @@ import (
 func init() {
 	register(&command{
 		name:    "console",
-		args:    "OUT [--listen ADDR] [--mysql ADDR|URL|DSN] [--clickhouse ADDR|URL]",
+		args:    "OUT [--listen ADDR] [--mysql ADDR|URL|DSN] [--postgres ADDR|URL] [--clickhouse ADDR|URL]",
 		summary: "serve the read-only query console of a rendered lab",
 		help: `
 Serves a small web page for querying a running lab: pick MySQL or
@@ -39,7 +39,8 @@ Defaults come from the rendered lab directory OUT: lab.json for the stack
 (databases and 127.0.0.1 ports) and .env for the reader users' names and
 passwords; variables of the same names in the environment take precedence.
 --mysql takes a host:port, mysql://user:password@host:port/db or a
-go-sql-driver DSN (user:password@tcp(host:port)/db); --clickhouse takes a
+go-sql-driver DSN (user:password@tcp(host:port)/db); --postgres a host:port
+or postgres://user:password@host:port/db; --clickhouse takes a
 host:port of the native protocol, clickhouse://user:password@host:port/db
 or http://user:password@host:8123/db. What a value leaves out (user,
 password, database) is the lab's, as for labgen run.
@@ -55,6 +56,7 @@ Examples:
 			var o consoleOptions
 			fs.StringVar(&o.listen, "listen", "", "listen on `ADDR` (default 127.0.0.1 and the lab's console port)")
 			fs.StringVar(&o.mysql, "mysql", "", "MySQL `ADDR`, mysql:// URL or DSN (default 127.0.0.1 and the lab's MySQL port)")
+			fs.StringVar(&o.postgres, "postgres", "", "PostgreSQL `ADDR` or postgres:// URL (default 127.0.0.1 and the lab's PostgreSQL port)")
 			fs.StringVar(&o.clickhouse, "clickhouse", "", "ClickHouse native `ADDR`, clickhouse:// or http:// URL (default 127.0.0.1 and the lab's native port)")
 			fs.IntVar(&o.maxRows, "max-rows", query.DefaultLimits.MaxRows, "keep at most `N` rows of a result")
 			fs.DurationVar(&o.timeout, "timeout", query.DefaultLimits.Timeout, "stop a query after `DURATION`")
@@ -73,9 +75,9 @@ Examples:
 }
 
 type consoleOptions struct {
-	listen, mysql, clickhouse string
-	maxRows                   int
-	timeout                   time.Duration
+	listen, mysql, postgres, clickhouse string
+	maxRows                             int
+	timeout                             time.Duration
 }
 
 // consoleSetup is what the console connects to, resolved from the rendered
@@ -107,7 +109,7 @@ func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSet
 	if s.listen == "" {
 		s.listen = lab.ConsoleAddr()
 	}
-	s.endpoints, err = lab.ResolveEndpoints(environ, labdir.Overrides{DB: map[string]string{query.MySQL: o.mysql, query.ClickHouse: o.clickhouse}})
+	s.endpoints, err = lab.ResolveEndpoints(environ, labdir.Overrides{DB: map[string]string{query.MySQL: o.mysql, query.Postgres: o.postgres, query.ClickHouse: o.clickhouse}})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -125,6 +127,9 @@ func runConsole(ctx context.Context, env *Env, s *consoleSetup, o consoleOptions
 	var using []string
 	for _, engine := range labdir.Engines {
 		ep, ok := s.endpoints.DB[engine]
+		if !ok && engine == query.Postgres && !s.lab.Stack.Has(engine) {
+			continue // few labs have one: not worth a line
+		}
 		if !ok {
 			cfg.Unavailable[engine] = s.endpoints.Missing[engine]
 			fmt.Fprintf(env.Stderr, "labgen console: %s is not available: %s\n", labdir.Title(engine), s.endpoints.Missing[engine])
@@ -139,7 +144,7 @@ func runConsole(ctx context.Context, env *Env, s *consoleSetup, o consoleOptions
 		using = append(using, labdir.Title(engine)+" "+ep.Short())
 	}
 	if len(cfg.Engines) == 0 {
-		return &exitError{code: ExitRunFailed, msg: "no engine to query: neither MySQL nor ClickHouse is available"}
+		return &exitError{code: ExitRunFailed, msg: "no engine to query: neither MySQL, PostgreSQL nor ClickHouse is available"}
 	}
 	srv, err := console.New(cfg)
 	if err != nil {

@@ -13,11 +13,15 @@ import (
 	"github.com/labgen/labgen/generator"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
+	"github.com/labgen/labgen/schemas"
 )
 
 // DSNEnvVar overrides the MySQL address of produce (the compose service
 // sets it to reach the mysql service).
 const DSNEnvVar = "LABGEN_MYSQL_DSN"
+
+// PostgresURLEnvVar is DSNEnvVar for a lab whose source is PostgreSQL.
+const PostgresURLEnvVar = "LABGEN_POSTGRES_URL"
 
 // sampleEpoch is where --sample's logical clock starts unless --start says
 // otherwise: a fixed instant, so that two runs print the same lines.
@@ -77,6 +81,7 @@ Examples:
   labgen produce out/orders --mysql 'lab_app:secret@tcp(db.local:3306)/shop'`,
 		setup: func(fset *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			dsn := fset.String("mysql", "", "MySQL `DSN` (default $LABGEN_MYSQL_DSN, else the lab's MySQL with .env's app user)")
+			pgURL := fset.String("postgres", "", "PostgreSQL `URL` or host:port (default $LABGEN_POSTGRES_URL, else the lab's PostgreSQL with .env's app user)")
 			rate := fset.String("rate", "", "orders per second, or `max` for as fast as MySQL accepts (default: the lab's rate)")
 			duration := fset.Duration("duration", 0, "stop after `D` (e.g. 10m); follow-ups not yet due are dropped")
 			count := fset.Int64("count", 0, "write `N` orders (per producer), then the follow-ups still due, then stop")
@@ -93,7 +98,7 @@ Examples:
 				dir := args[0]
 				seedSet := false
 				fset.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
-				o := produceOpts{dsn: *dsn, count: *count, duration: *duration, sample: *sample, producer: *producer, batch: *batch, every: *every}
+				o := produceOpts{dsn: *dsn, pgURL: *pgURL, count: *count, duration: *duration, sample: *sample, producer: *producer, batch: *batch, every: *every}
 				switch r := strings.TrimSpace(*rate); {
 				case r == "":
 				case r == "max":
@@ -142,16 +147,16 @@ Examples:
 }
 
 type produceOpts struct {
-	dsn, producer string
-	rate          float64
-	logical       bool
-	count         int64
-	duration      time.Duration
-	seed          int64
-	sample        int
-	start         time.Time
-	batch         int
-	every         time.Duration
+	dsn, pgURL, producer string
+	rate                 float64
+	logical              bool
+	count                int64
+	duration             time.Duration
+	seed                 int64
+	sample               int
+	start                time.Time
+	batch                int
+	every                time.Duration
 }
 
 func parseTime(s string) (time.Time, error) {
@@ -212,20 +217,44 @@ func produce(ctx context.Context, env *Env, lab *labdir.Lab, o produceOpts) erro
 		return generator.Sample(env.Stdout, streams, o.sample)
 	}
 
-	ep, err := producerEndpoint(env, lab, o)
+	engine := query.MySQL
+	if o.pgURL != "" || o.dsn == "" && lab.Lab.SourceStore() == schemas.StorePostgres {
+		engine = query.Postgres
+	}
+	ep, err := producerEndpoint(env, lab, o, engine)
 	if err != nil {
 		return err
 	}
-	cfg, err := ep.MySQLConfig()
-	if err != nil {
-		return usagef("--mysql: %v", err)
+	var sink interface {
+		generator.Sink
+		Check(context.Context, []*generator.Plan) error
+		Where() string
+		Close() error
 	}
-	sink, err := generator.OpenMySQL(ctx, cfg)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil
+	if engine == query.Postgres {
+		cfg, err := ep.PostgresConfig()
+		if err != nil {
+			return usagef("--postgres: %v", err)
 		}
-		return err
+		sink, err = generator.OpenPostgres(ctx, cfg)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	} else {
+		cfg, err := ep.MySQLConfig()
+		if err != nil {
+			return usagef("--mysql: %v", err)
+		}
+		sink, err = generator.OpenMySQL(ctx, cfg)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
 	}
 	defer sink.Close()
 	if err := sink.Check(ctx, plans); err != nil {
@@ -315,24 +344,30 @@ func thousandsInt(n int64) string {
 	return b.String()
 }
 
-// producerEndpoint works out where to write: --mysql, $LABGEN_MYSQL_DSN,
-// or the lab's MySQL on 127.0.0.1; a value without a user takes the app
-// user of DIR/.env (read only then).
-func producerEndpoint(env *Env, lab *labdir.Lab, o produceOpts) (query.Endpoint, error) {
-	dsn, from := o.dsn, "--mysql"
-	if dsn == "" {
-		dsn, from = labdir.LookupEnv(env.Environ, DSNEnvVar), "$"+DSNEnvVar
+// producerEndpoint works out where to write: --mysql or --postgres, their
+// environment variable, or the lab's database on 127.0.0.1; a value
+// without a user takes the app user of DIR/.env (read only then).
+func producerEndpoint(env *Env, lab *labdir.Lab, o produceOpts, engine string) (query.Endpoint, error) {
+	flag, envVar, dsn, appUser := "--mysql", DSNEnvVar, o.dsn, labdir.MySQLAppUser
+	appPassword, example := labdir.MySQLAppPassword, "mysql://user:password@host:port/database"
+	if engine == query.Postgres {
+		flag, envVar, dsn, appUser = "--postgres", PostgresURLEnvVar, o.pgURL, labdir.PostgresAppUser
+		appPassword, example = labdir.PostgresAppPassword, "postgres://user:password@host:port/database"
 	}
-	ep, ok := lab.Endpoint(query.MySQL, labdir.App, nil)
+	from := flag
+	if dsn == "" {
+		dsn, from = labdir.LookupEnv(env.Environ, envVar), "$"+envVar
+	}
+	ep, ok := lab.Endpoint(engine, labdir.App, nil)
 	ep.User, ep.Password = "", ""
 	switch {
 	case dsn != "":
 		var err error
-		if ep, err = labdir.ParseEndpoint(query.MySQL, dsn, ep); err != nil {
+		if ep, err = labdir.ParseEndpoint(engine, dsn, ep); err != nil {
 			return ep, usagef("%s %v", from, err)
 		}
 	case !ok:
-		return ep, usagef("the lab's stack has no MySQL; say where to write with --mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE")
+		return ep, usagef("the lab's stack has no %s; say where to write with %s %s", labdir.Title(engine), flag, strings.ToUpper(example))
 	}
 	if ep.User == "" {
 		envPath := lab.EnvPath()
@@ -340,11 +375,11 @@ func producerEndpoint(env *Env, lab *labdir.Lab, o produceOpts) (query.Endpoint,
 			return ep, fmt.Errorf("reading %s: %v", envPath, err)
 		}
 		if !lab.HasEnv {
-			return ep, usagef("%s not found: it holds the producer's MySQL user (%s, %s); render the lab again, or pass --mysql mysql://user:password@host:port/database", envPath, labdir.MySQLAppUser, labdir.MySQLAppPassword)
+			return ep, usagef("%s not found: it holds the producer's %s user (%s, %s); render the lab again, or pass %s %s", envPath, labdir.Title(engine), appUser, appPassword, flag, example)
 		}
-		app, _ := lab.Endpoint(query.MySQL, labdir.App, nil)
+		app, _ := lab.Endpoint(engine, labdir.App, nil)
 		if app.User == "" {
-			return ep, usagef("%s has no %s; render the lab again, or pass --mysql mysql://user:password@host:port/database", envPath, labdir.MySQLAppUser)
+			return ep, usagef("%s has no %s; render the lab again, or pass %s %s", envPath, appUser, flag, example)
 		}
 		ep.User, ep.Password = app.User, app.Password
 	}

@@ -106,7 +106,7 @@ func TestProduceDSNDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := producerEndpoint(&Env{}, lab, produceOpts{})
+	cfg, err := producerEndpoint(&Env{}, lab, produceOpts{}, "mysql")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestProduceDSNDefaults(t *testing.T) {
 		t.Errorf("--mysql: exit %d, stderr:\n%s", code, stderr)
 	}
 	// A DSN without a user takes the .env's.
-	cfg, err = producerEndpoint(&Env{}, lab, produceOpts{dsn: "tcp(" + flagAddr + ")/flagdb"})
+	cfg, err = producerEndpoint(&Env{}, lab, produceOpts{dsn: "tcp(" + flagAddr + ")/flagdb"}, "mysql")
 	if err != nil || cfg.User != "lab_app" || cfg.Database != "flagdb" {
 		t.Errorf("DSN without a user: %+v, %v", cfg, err)
 	}

@@ -42,7 +42,8 @@ Endpoints default to the lab's services on 127.0.0.1 at the ports of
 lab.json, as the read-only users of OUT/.env; the flags point a run at any
 reachable services instead. --mysql takes host:port,
 mysql://user:password@host:port/db or a go-sql-driver DSN
-(user:password@tcp(host:port)/db); --clickhouse host:port of the native
+(user:password@tcp(host:port)/db); --postgres host:port or
+postgres://user:password@host:port/db; --clickhouse host:port of the native
 protocol, clickhouse://user:password@host:port/db or
 http://user:password@host:8123/db; what a value leaves out (user,
 password, database) is the lab's. --kafka takes one or more
@@ -89,12 +90,13 @@ func (s *stringList) Set(v string) error {
 
 // endpointFlags are the flags that point a run at services.
 type endpointFlags struct {
-	mysql, clickhouse, kafka, flink, gateway string
+	mysql, postgres, clickhouse, kafka, flink, gateway string
 }
 
 func addEndpointFlags(fs *flag.FlagSet) *endpointFlags {
 	f := &endpointFlags{}
 	fs.StringVar(&f.mysql, "mysql", "", "MySQL `ADDR`, mysql:// URL or DSN (default 127.0.0.1 and the lab's port, reader user)")
+	fs.StringVar(&f.postgres, "postgres", "", "PostgreSQL `ADDR` or postgres:// URL (default 127.0.0.1 and the lab's port, reader user)")
 	fs.StringVar(&f.clickhouse, "clickhouse", "", "ClickHouse native `ADDR`, clickhouse:// or http:// URL (default 127.0.0.1 and the lab's port, reader user)")
 	fs.StringVar(&f.kafka, "kafka", "", "Kafka bootstrap `ADDR[,ADDR…]` (default 127.0.0.1 and the lab's port)")
 	fs.StringVar(&f.flink, "flink", "", "Flink REST `URL` (default http://127.0.0.1 and the lab's UI port)")
@@ -106,7 +108,7 @@ func addEndpointFlags(fs *flag.FlagSet) *endpointFlags {
 // interprets them, as for every command).
 func (f *endpointFlags) endpoints(lab *labdir.Lab) (labdir.Endpoints, error) {
 	e, err := lab.ResolveEndpoints(nil, labdir.Overrides{
-		DB:    map[string]string{query.MySQL: f.mysql, query.ClickHouse: f.clickhouse},
+		DB:    map[string]string{query.MySQL: f.mysql, query.Postgres: f.postgres, query.ClickHouse: f.clickhouse},
 		Kafka: f.kafka, Flink: f.flink, Gateway: f.gateway})
 	if err != nil {
 		return e, usagef("%v", err)

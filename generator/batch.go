@@ -105,7 +105,7 @@ func (c *chunks) room(l *batchLimits) *stmt {
 		}
 	}
 	if c.n == len(c.list) {
-		s := &stmt{head: c.proto.head, tail: c.proto.tail, idem: c.proto.idem}
+		s := &stmt{d: c.proto.d, head: c.proto.head, tail: c.proto.tail, idem: c.proto.idem}
 		s.reset()
 		c.list = append(c.list, s)
 	}
@@ -122,6 +122,7 @@ func (c *chunks) reset() {
 
 // stmt is one multi-row statement being built.
 type stmt struct {
+	d    *Dialect
 	head string // INSERT … VALUES  /  UPDATE … JOIN (
 	tail string // "" / ) AS u ON … SET …
 	// idem replaces tail in the idempotent form: ON DUPLICATE KEY …
@@ -145,69 +146,87 @@ func (s *stmt) sql(idempotent bool) string {
 
 func quoteID(id string) string { return "`" + strings.ReplaceAll(id, "`", "``") + "`" }
 
-func insertStmt(t *Table) *stmt {
+func insertStmt(d *Dialect, t *Table) *stmt {
 	var h strings.Builder
 	h.WriteString("INSERT INTO ")
-	h.WriteString(quoteID(t.SQLName))
+	h.WriteString(d.quoteID(t.SQLName))
 	h.WriteString(" (")
 	for i, c := range t.Columns {
 		if i > 0 {
 			h.WriteByte(',')
 		}
-		h.WriteString(quoteID(c))
+		h.WriteString(d.quoteID(c))
 	}
 	h.WriteString(") VALUES ")
 	// A no-op on a duplicate key makes the INSERT idempotent without
-	// INSERT IGNORE, which would also turn data errors into warnings.
-	k := quoteID(t.Columns[0])
-	if len(t.Key) > 0 {
-		k = quoteID(t.Key[0])
+	// INSERT IGNORE, which would also turn data errors into warnings;
+	// PostgreSQL's ON CONFLICT DO NOTHING skips only key conflicts.
+	idem := " ON CONFLICT DO NOTHING"
+	if !d.pg {
+		k := quoteID(t.Columns[0])
+		if len(t.Key) > 0 {
+			k = quoteID(t.Key[0])
+		}
+		idem = " ON DUPLICATE KEY UPDATE " + k + "=" + k
 	}
-	s := &stmt{head: h.String(), idem: " ON DUPLICATE KEY UPDATE " + k + "=" + k}
+	s := &stmt{d: d, head: h.String(), idem: idem}
 	s.reset()
 	return s
 }
 
-// updateStmt builds UPDATE parent AS t JOIN (SELECT … UNION ALL SELECT …)
-// AS u ON t.key = u.k0 SET t.col = u.v0, …: one statement for many rows,
-// portable between MySQL and MariaDB.
-func updateStmt(parent *Table, cols []string) *stmt {
-	var tail strings.Builder
-	tail.WriteString(") AS u ON ")
+// updateStmt builds one statement for many rows over a derived table u of
+// (SELECT … AS k0, … AS v0 UNION ALL SELECT …): on MySQL UPDATE parent AS
+// t JOIN (…) AS u ON t.key = u.k0 SET t.col = u.v0, portable between
+// MySQL and MariaDB; on PostgreSQL UPDATE parent AS t SET col = u.v0::type
+// FROM (…) AS u WHERE t.key = u.k0, with casts because the derived
+// table's quoted literals are text there.
+func updateStmt(d *Dialect, parent *Table, cols []string, fields []*field) *stmt {
+	var on strings.Builder
 	for i, k := range parent.Key {
 		if i > 0 {
-			tail.WriteString(" AND ")
+			on.WriteString(" AND ")
 		}
-		tail.WriteString("t." + quoteID(k) + "=u.`k" + itoa(i) + "`")
+		on.WriteString("t." + d.quoteID(k) + "=u.k" + itoa(i))
 	}
-	tail.WriteString(" SET ")
+	var set strings.Builder
 	for i, c := range cols {
 		if i > 0 {
-			tail.WriteByte(',')
+			set.WriteByte(',')
 		}
-		tail.WriteString("t." + quoteID(c) + "=u.`v" + itoa(i) + "`")
+		if d.pg {
+			set.WriteString(d.quoteID(c) + "=u.v" + itoa(i) + "::" + fields[i].col.typ.Postgres())
+		} else {
+			set.WriteString("t." + d.quoteID(c) + "=u.v" + itoa(i))
+		}
 	}
-	s := &stmt{head: "UPDATE " + quoteID(parent.SQLName) + " AS t JOIN (", tail: tail.String(), idem: tail.String()}
+	var s *stmt
+	if d.pg {
+		tail := ") AS u WHERE " + on.String()
+		s = &stmt{d: d, head: "UPDATE " + d.quoteID(parent.SQLName) + " AS t SET " + set.String() + " FROM (", tail: tail, idem: tail}
+	} else {
+		tail := ") AS u ON " + on.String() + " SET " + set.String()
+		s = &stmt{d: d, head: "UPDATE " + d.quoteID(parent.SQLName) + " AS t JOIN (", tail: tail, idem: tail}
+	}
 	s.reset()
 	return s
 }
 
 func itoa(i int) string { return string(appendInt(nil, i, 1)) }
 
-func newBatch(streams []*Stream, limits batchLimits, ncounts int) *batch {
+func newBatch(d *Dialect, streams []*Stream, limits batchLimits, ncounts int) *batch {
 	b := &batch{per: make([]batchStream, len(streams)), counts: make([]int64, ncounts), limits: limits}
 	width := 0
 	for i, s := range streams {
 		p := s.plan
 		bs := &b.per[i]
 		bs.s = s
-		bs.parent.proto = insertStmt(p.Table)
+		bs.parent.proto = insertStmt(d, p.Table)
 		nupd := 0
 		for _, f := range p.Follows {
-			bs.follows = append(bs.follows, chunks{proto: insertStmt(f.Table)})
+			bs.follows = append(bs.follows, chunks{proto: insertStmt(d, f.Table)})
 			var u *chunks
 			if f.update != nil {
-				u = &chunks{proto: updateStmt(p.Table, f.updateCols)}
+				u = &chunks{proto: updateStmt(d, p.Table, f.updateCols, f.update)}
 				nupd++
 			}
 			bs.updates = append(bs.updates, u)
@@ -287,7 +306,7 @@ func (b *batch) add(s *Stream, si int, ev *Event, counter int) {
 		if bs.rowMax == 0 {
 			// Measure one row, to estimate the size of those to come.
 			e := ev.ctx()
-			st := &stmt{}
+			st := &stmt{d: bs.parent.proto.d}
 			appendRow(st, s, p.fields, &e)
 			bs.rowMax = len(st.buf)
 		}
@@ -406,7 +425,7 @@ func (b *batch) appendParent(st *stmt, bs *batchStream, k int) {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendSQL(buf, &fd.col, vals[i])
+		buf = st.d.appendValue(buf, &fd.col, vals[i])
 	}
 	st.buf = append(buf, ')')
 	st.rows++
@@ -422,7 +441,7 @@ func appendRow(st *stmt, s *Stream, fields []*field, e *ectx) *stmt {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendSQL(buf, &fd.col, fd.fn(s.g, e))
+		buf = st.d.appendValue(buf, &fd.col, fd.fn(s.g, e))
 	}
 	st.buf = append(buf, ')')
 	st.rows++
@@ -441,20 +460,16 @@ func appendUpdate(st *stmt, s *Stream, keys []*field, pe *ectx, set []*field, e 
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendSQL(buf, &fd.col, fd.fn(s.g, pe))
+		buf = st.d.appendValue(buf, &fd.col, fd.fn(s.g, pe))
 		if first {
-			buf = append(buf, " AS `k"...)
-			buf = appendInt(buf, i, 1)
-			buf = append(buf, '`')
+			buf = appendAlias(buf, 'k', i)
 		}
 	}
 	for i, fd := range set {
 		buf = append(buf, ',')
-		buf = appendSQL(buf, &fd.col, fd.fn(s.g, e))
+		buf = st.d.appendValue(buf, &fd.col, fd.fn(s.g, e))
 		if first {
-			buf = append(buf, " AS `v"...)
-			buf = appendInt(buf, i, 1)
-			buf = append(buf, '`')
+			buf = appendAlias(buf, 'v', i)
 		}
 	}
 	st.buf = buf

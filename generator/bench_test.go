@@ -196,7 +196,7 @@ func plainInserts(p *Plan, n int64) ([]string, int64) {
 	s := NewStream(p, StreamConfig{Start: epoch, Count: n})
 	ins := map[int]*stmt{}
 	order := []int{-1}
-	mk := insertStmt
+	mk := func(t *Table) *stmt { return insertStmt(MySQLDialect, t) }
 	ins[-1] = mk(p.Table)
 	for k, f := range p.Follows {
 		ins[k] = mk(f.Table)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"syscall"
 	"time"
 
@@ -18,7 +17,7 @@ import (
 // MySQL is the sink that writes a lab's source tables into MySQL (or
 // MariaDB). Statements go over one connection, one transaction per batch.
 type MySQL struct {
-	db  *sql.DB
+	sqlSink
 	cfg *mysql.Config
 }
 
@@ -40,7 +39,8 @@ func OpenMySQL(ctx context.Context, cfg *mysql.Config) (*MySQL, error) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(time.Hour)
-	m := &MySQL{db: db, cfg: cfg}
+	m := &MySQL{sqlSink: sqlSink{db: db, d: MySQLDialect}, cfg: cfg}
+	m.explain = m.explainMySQL
 	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
@@ -50,114 +50,14 @@ func OpenMySQL(ctx context.Context, cfg *mysql.Config) (*MySQL, error) {
 	return m, nil
 }
 
-// Close closes the connection.
-func (m *MySQL) Close() error { return m.db.Close() }
-
-// DB is the connection pool, for tests and tools.
-func (m *MySQL) DB() *sql.DB { return m.db }
-
 // Where names the server and database for messages: user@host:port/db.
 func (m *MySQL) Where() string {
 	return fmt.Sprintf("%s@%s/%s", m.cfg.User, m.cfg.Addr, m.cfg.DBName)
 }
 
-// Check verifies that every table the plans write exists with the
-// columns they fill.
-func (m *MySQL) Check(ctx context.Context, plans []*Plan) error {
-	seen := map[string]bool{}
-	check := func(t *Table) error {
-		if seen[t.SQLName] {
-			return nil
-		}
-		seen[t.SQLName] = true
-		cols := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
-			cols[i] = quoteID(c)
-		}
-		q := "SELECT " + strings.Join(cols, ",") + " FROM " + quoteID(t.SQLName) + " LIMIT 0"
-		rows, err := m.db.QueryContext(ctx, q)
-		if err != nil {
-			return m.explain(err, t.SQLName)
-		}
-		return rows.Close()
-	}
-	for _, p := range plans {
-		if err := check(p.Table); err != nil {
-			return err
-		}
-		for _, f := range p.Follows {
-			if err := check(f.Table); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// NextIndex implements Sink: the parent after the largest key in the
-// table, when the key is a sequence.
-func (m *MySQL) NextIndex(ctx context.Context, p *Plan) (int64, error) {
-	t := p.Table
-	if p.seqKey == nil {
-		var one int
-		err := m.db.QueryRowContext(ctx, "SELECT 1 FROM "+quoteID(t.SQLName)+" LIMIT 1").Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return 0, nil
-		}
-		if err != nil {
-			return 0, m.explain(err, t.SQLName)
-		}
-		return 0, fmt.Errorf("table %s already has rows, and its key is not a sequence(), so the producer cannot tell where the last run stopped; empty the table first", t.SQLName)
-	}
-	var max sql.NullInt64
-	if err := m.db.QueryRowContext(ctx, "SELECT MAX("+quoteID(t.Key[0])+") FROM "+quoteID(t.SQLName)).Scan(&max); err != nil {
-		return 0, m.explain(err, t.SQLName)
-	}
-	return nextAfter(p.seqKey.Start, p.seqKey.Step, max), nil
-}
-
-// nextAfter is the number of the event after the one whose sequence
-// value is max.
-func nextAfter(start, step int64, max sql.NullInt64) int64 {
-	if !max.Valid || max.Int64 < start || step <= 0 {
-		return 0
-	}
-	return (max.Int64-start)/step + 1
-}
-
-// Write implements Sink: the statements in one transaction.
-func (m *MySQL) Write(ctx context.Context, stmts []string) error {
-	tx, err := m.db.BeginTx(ctx, nil)
-	if err != nil {
-		return m.explain(err, "")
-	}
-	for _, s := range stmts {
-		if _, err := tx.ExecContext(ctx, s); err != nil {
-			tx.Rollback()
-			return m.explain(err, tableOf(s))
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return m.explain(err, "")
-	}
-	return nil
-}
-
-func tableOf(stmt string) string {
-	for _, p := range []string{"INSERT INTO `", "UPDATE `"} {
-		if strings.HasPrefix(stmt, p) {
-			rest := stmt[len(p):]
-			if i := strings.Index(rest, "`"); i >= 0 {
-				return rest[:i]
-			}
-		}
-	}
-	return ""
-}
-
 // explain turns a driver error into a one-line message, marked Transient
 // when the server may come back.
-func (m *MySQL) explain(err error, table string) error {
+func (m *MySQL) explainMySQL(err error, table string) error {
 	if err == nil {
 		return nil
 	}

@@ -38,7 +38,8 @@ type Plan struct {
 
 // Table is a table the producer writes.
 type Table struct {
-	// Name is the table's name in the lab; SQLName its MySQL name.
+	// Name is the table's name in the lab; SQLName its name in the
+	// source database (MySQL or PostgreSQL).
 	Name, SQLName string
 	// Key names the key columns.
 	Key []string
@@ -125,7 +126,11 @@ func (c *compiler) table(name string) (*schemas.Table, *Table, error) {
 		return nil, nil, fmt.Errorf("table %q is not declared in lab.json", name)
 	}
 	tt := &Table{Name: t.Name, SQLName: t.Name, Key: t.Key}
-	if s := t.Store(schemas.StoreMySQL); s != nil && s.Name != "" {
+	kind := c.lab.SourceStore()
+	if kind == "" {
+		kind = schemas.StoreMySQL
+	}
+	if s := t.Store(kind); s != nil && s.Name != "" {
 		tt.SQLName = s.Name
 	}
 	return t, tt, nil

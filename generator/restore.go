@@ -28,13 +28,13 @@ type restorer interface {
 }
 
 // lastParentTime implements restorer.
-func (m *MySQL) lastParentTime(ctx context.Context, p *Plan, next int64) (int64, bool, error) {
+func (m *sqlSink) lastParentTime(ctx context.Context, p *Plan, next int64) (int64, bool, error) {
 	if next == 0 || p.seqKey == nil || p.timeField == nil {
 		return 0, false, nil
 	}
 	var at sql.NullString
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = %d", quoteID(p.timeField.col.name), quoteID(p.Table.SQLName),
-		quoteID(p.Table.Key[0]), p.seqKey.Start+(next-1)*p.seqKey.Step)
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = %d", m.d.quoteID(p.timeField.col.name), m.d.quoteID(p.Table.SQLName),
+		m.d.quoteID(p.Table.Key[0]), p.seqKey.Start+(next-1)*p.seqKey.Step)
 	err := m.db.QueryRowContext(ctx, q).Scan(&at)
 	if err == sql.ErrNoRows || err == nil && !at.Valid {
 		return 0, false, nil
@@ -77,7 +77,7 @@ func (s *Stream) restore(ps []pending) {
 }
 
 // unwritten implements restorer.
-func (m *MySQL) unwritten(ctx context.Context, s *Stream) ([]pending, string, error) {
+func (m *sqlSink) unwritten(ctx context.Context, s *Stream) ([]pending, string, error) {
 	p := s.plan
 	next := s.first
 	if next == 0 || len(p.Follows) == 0 {
@@ -105,8 +105,8 @@ func (m *MySQL) unwritten(ctx context.Context, s *Stream) ([]pending, string, er
 	for hi := next; hi > 0; hi -= chunk {
 		lo := max(hi-chunk, 0)
 		q := fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s BETWEEN %d AND %d",
-			quoteID(p.Table.Key[0]), quoteID(p.timeField.col.name), quoteID(p.Table.SQLName),
-			quoteID(p.Table.Key[0]), start+lo*step, start+(hi-1)*step)
+			m.d.quoteID(p.Table.Key[0]), m.d.quoteID(p.timeField.col.name), m.d.quoteID(p.Table.SQLName),
+			m.d.quoteID(p.Table.Key[0]), start+lo*step, start+(hi-1)*step)
 		rows, err := m.db.QueryContext(ctx, q)
 		if err != nil {
 			return nil, "", m.explain(err, p.Table.SQLName)
@@ -175,7 +175,7 @@ func (m *MySQL) unwritten(ctx context.Context, s *Stream) ([]pending, string, er
 
 // missingKeys returns the candidates whose follow-up row is not in the
 // follow-up table.
-func (m *MySQL) missingKeys(ctx context.Context, s *Stream, f *FollowPlan, cands []pending) ([]pending, error) {
+func (m *sqlSink) missingKeys(ctx context.Context, s *Stream, f *FollowPlan, cands []pending) ([]pending, error) {
 	var out []pending
 	for len(cands) > 0 {
 		n := min(len(cands), 1000)
@@ -183,7 +183,7 @@ func (m *MySQL) missingKeys(ctx context.Context, s *Stream, f *FollowPlan, cands
 		cands = cands[n:]
 		keys := make([]string, len(part))
 		var q []byte
-		q = append(q, "SELECT "+quoteID(f.keyField.col.name)+" FROM "+quoteID(f.Table.SQLName)+" WHERE "+quoteID(f.keyField.col.name)+" IN ("...)
+		q = append(q, "SELECT "+m.d.quoteID(f.keyField.col.name)+" FROM "+m.d.quoteID(f.Table.SQLName)+" WHERE "+m.d.quoteID(f.keyField.col.name)+" IN ("...)
 		for j, c := range part {
 			ev := Event{Follow: int(c.follow), Index: c.index, Seq: c.seq, Time: c.due, ParentTime: c.parentTime, Outcome: int(c.outcome)}
 			e := ev.ctx()
@@ -192,7 +192,7 @@ func (m *MySQL) missingKeys(ctx context.Context, s *Stream, f *FollowPlan, cands
 			if j > 0 {
 				q = append(q, ',')
 			}
-			q = appendSQL(q, &f.keyField.col, v)
+			q = m.d.appendValue(q, &f.keyField.col, v)
 		}
 		q = append(q, ')')
 		rows, err := m.db.QueryContext(ctx, string(q))
@@ -234,9 +234,11 @@ func plainText(c *column, v Value) string {
 	return strings.Trim(s, "'")
 }
 
-// parseSQLTime reads a DATETIME or DATE as MySQL prints it, in UTC.
+// parseSQLTime reads a DATETIME or DATE as MySQL prints it, in UTC, or a
+// time as database/sql writes a time.Time into a string (RFC 3339: what
+// pgx returns for PostgreSQL's TIMESTAMP).
 func parseSQLTime(s string) (int64, error) {
-	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02"} {
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02", time.RFC3339Nano} {
 		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
 			return t.UnixNano(), nil
 		}

@@ -9,7 +9,9 @@ import (
 	"time"
 )
 
-// Sink is where a run writes. MySQL is the real one; tests use others.
+// Sink is where a run writes. MySQL and Postgres are the real ones (a
+// sink with a Dialect method has its statements written in that dialect,
+// others MySQL's); tests use others.
 type Sink interface {
 	// NextIndex is the number of the first parent event of the plan not
 	// yet written (0 for an empty table), so a run resumes after the rows
@@ -281,7 +283,7 @@ func (r *runner) run(ctx context.Context) error {
 	}
 	free := make(chan *batch, nbatch)
 	for range nbatch {
-		free <- newBatch(r.streams, limits, ncounts)
+		free <- newBatch(dialectOf(r.sink), r.streams, limits, ncounts)
 	}
 	work := make(chan *batch, 2)
 

@@ -233,6 +233,9 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 	if s.MySQL != nil {
 		add("mysql", mysqlService(l), nil)
 	}
+	if s.Postgres != nil {
+		add("postgres", postgresService(l), nil)
+	}
 	if s.Kafka != nil {
 		add("kafka", kafkaService(l), nil)
 		oneShot("kafka-init", kafkaInitService(l), deps{"kafka": healthy})
@@ -270,6 +273,9 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		if s.MySQL != nil {
 			submit["mysql"] = healthy
 		}
+		if s.Postgres != nil {
+			submit["postgres"] = healthy
+		}
 		if s.Kafka != nil {
 			submit["kafka-init"] = completed
 		}
@@ -292,12 +298,15 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 	if needsLabgenImage(l) {
 		image := builtImageTag(projectName(l), "labgen", files, "labgen/")
 		if producerRuns(l) {
-			add("producer", producerService(l, image), deps{"mysql": healthy})
+			add("producer", producerService(l, image), deps{l.SourceStore(): healthy})
 		}
 		if s.Console != nil {
 			d := deps{}
 			if s.MySQL != nil {
 				d["mysql"] = healthy
+			}
+			if s.Postgres != nil {
+				d["postgres"] = healthy
 			}
 			if s.ClickHouse != nil {
 				d["clickhouse-init"] = completed
@@ -558,6 +567,9 @@ func flinkBase(l *schemas.Lab, image string) types.ServiceConfig {
 	if l.Stack.MySQL != nil {
 		m = fromEnv(m, "MYSQL_CDC_USER", "MYSQL_CDC_PASSWORD")
 	}
+	if l.Stack.Postgres != nil {
+		m = fromEnv(m, "POSTGRES_CDC_USER", "POSTGRES_CDC_PASSWORD")
+	}
 	svc.Environment = m
 	if hasLakes(l) {
 		svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
@@ -646,8 +658,13 @@ func mysqlDSN(l *schemas.Lab, userVar, passwordVar string) string {
 
 func producerService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc := labgenBase(image)
-	svc.Environment = env("LABGEN_MYSQL_DSN", mysqlDSN(l, "MYSQL_APP_USER", "MYSQL_APP_PASSWORD"))
-	svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --mysql "$$LABGEN_MYSQL_DSN"`)
+	if l.SourceStore() == schemas.StorePostgres {
+		svc.Environment = env("LABGEN_POSTGRES_URL", postgresURL(l, "POSTGRES_APP_USER", "POSTGRES_APP_PASSWORD"))
+		svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --postgres "$$LABGEN_POSTGRES_URL"`)
+	} else {
+		svc.Environment = env("LABGEN_MYSQL_DSN", mysqlDSN(l, "MYSQL_APP_USER", "MYSQL_APP_PASSWORD"))
+		svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --mysql "$$LABGEN_MYSQL_DSN"`)
+	}
 	// The producer serves nothing: healthy while its process lives.
 	svc.HealthCheck = health("kill -0 1", 30*time.Second, 10*time.Second, 3)
 	return svc
@@ -661,6 +678,10 @@ func consoleService(l *schemas.Lab, image string) types.ServiceConfig {
 	if l.Stack.MySQL != nil {
 		m["LABGEN_MYSQL_DSN"] = str(mysqlDSN(l, "MYSQL_READER_USER", "MYSQL_READER_PASSWORD"))
 		args += ` --mysql "$$LABGEN_MYSQL_DSN"`
+	}
+	if l.Stack.Postgres != nil {
+		m = fromEnv(m, "POSTGRES_READER_USER", "POSTGRES_READER_PASSWORD")
+		args += " --postgres postgres:5432"
 	}
 	if ch := l.Stack.ClickHouse; ch != nil {
 		m = fromEnv(m, "CLICKHOUSE_READER_USER", "CLICKHOUSE_READER_PASSWORD")

@@ -26,6 +26,9 @@ var jarSHA256 = map[string]string{
 	// MySQL CDC; since CDC 3.1 the JDBC driver is not bundled.
 	"org.apache.flink:flink-sql-connector-mysql-cdc:3.5.0": "aa1946f26be3c831f03e22b3f6b4f2ad70b02878817b8648177c3fe1c8d1f440",
 	"com.mysql:mysql-connector-j:8.4.0":                    "d77962877d010777cff997015da90ee689f0f4bb76848340e1488f2b83332af5",
+	// PostgreSQL CDC; the SQL connector bundles PostgreSQL's JDBC driver.
+	// Computed with sha256sum from Maven Central's jar (its .sha1 matched).
+	"org.apache.flink:flink-sql-connector-postgres-cdc:3.5.0": "8c5b78d279a51676ad27e9730db37477c1cbf6691dd2382c6fa653b3fe293262",
 	// Kafka and upsert-kafka, unshaded, with the kafka-clients and Guava
 	// versions its POM names. The shaded flink-sql-connector-kafka
 	// 3.4.0-1.20 is not served by the registry this was pinned from, so its
@@ -116,6 +119,9 @@ func connectorJars(l *schemas.Lab) ([]Jar, error) {
 	if s.MySQL != nil {
 		add("lib", "org.apache.flink", "flink-sql-connector-mysql-cdc", flinkCDCVersion)
 		add("lib", "com.mysql", "mysql-connector-j", mysqlDriverVersion)
+	}
+	if s.Postgres != nil {
+		add("lib", "org.apache.flink", "flink-sql-connector-postgres-cdc", flinkCDCVersion)
 	}
 	if s.Kafka != nil {
 		v, ok := kafkaConnectorVersions[minor]

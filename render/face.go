@@ -18,6 +18,8 @@ type Face struct {
 	Name string
 	// MySQL is host:port of MySQL as Flink's CDC sources reach it.
 	MySQL string
+	// Postgres is host:port of PostgreSQL as Flink's CDC sources reach it.
+	Postgres string
 	// Kafka is the bootstrap address Flink and ClickHouse use.
 	Kafka string
 	// Fluss is the Fluss coordinator's address for Flink.
@@ -31,7 +33,13 @@ type Face struct {
 }
 
 // ComposeFace is the face of compose.yaml.
-var ComposeFace = Face{Name: "compose", MySQL: "mysql:3306", Kafka: KafkaInternal, Fluss: FlussBootstrap, Warehouse: WarehouseDir}
+var ComposeFace = Face{Name: "compose", MySQL: "mysql:3306", Postgres: "postgres:5432", Kafka: KafkaInternal, Fluss: FlussBootstrap, Warehouse: WarehouseDir}
+
+// PostgresHostPort splits Postgres into Flink CDC's hostname and port.
+func (f Face) PostgresHostPort() (host, port string) {
+	host, port, _ = net.SplitHostPort(f.Postgres)
+	return host, port
+}
 
 // IcebergWarehouse is the Iceberg hadoop catalog's warehouse URI.
 func (f Face) IcebergWarehouse() string { return "file://" + f.Warehouse + "/iceberg" }
@@ -48,6 +56,9 @@ func NativeFace(l *schemas.Lab, kafkaPort, flussPort int, warehouse string) Face
 	f := Face{Name: "native", Kafka: local(kafkaPort), Fluss: local(flussPort), Warehouse: warehouse, MariaDB: true}
 	if m := l.Stack.MySQL; m != nil {
 		f.MySQL = local(m.Port)
+	}
+	if p := l.Stack.Postgres; p != nil {
+		f.Postgres = local(p.Port)
 	}
 	return f
 }
@@ -66,6 +77,10 @@ func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
 	if l.Stack.MySQL != nil {
 		files["sql/mysql/schema.sql"] = mysqlSchema(l)
 		files["sql/mysql/users.sql"] = mysqlUsers(l, f)
+	}
+	if l.Stack.Postgres != nil {
+		files["sql/postgres/schema.sql"] = postgresSchema(l)
+		files["sql/postgres/users.sql"] = postgresUsers(l)
 	}
 	if l.Stack.ClickHouse != nil {
 		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l, f)

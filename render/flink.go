@@ -160,6 +160,8 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 				"jdbc.properties.allowPublicKeyRetrieval", "true",
 				"jdbc.properties.useSSL", "false",
 			))
+		case schemas.StorePostgres:
+			postgresSource(&b, l, j, t, face)
 		case schemas.StoreKafka:
 			s := t.Store(kind)
 			opts := []string{

@@ -73,6 +73,7 @@ func memoryPlan(l *schemas.Lab, st *stack) []ServiceMemory {
 	jm, tm := flinkMemory(l)
 	why := map[string]ServiceMemory{
 		"mysql":              {MB: mysqlMB, Why: "MySQL 8 with its 128 MB InnoDB buffer pool; performance_schema off (it takes about 200 MB more)"},
+		"postgres":           {MB: postgresMB, Why: "PostgreSQL with shared_buffers=64MB, logical decoding for the CDC slots"},
 		"kafka":              {MB: kafkaMB, Why: "one KRaft broker, heap " + kafkaHeap + "; the health check's JVM (" + kafkaProbeHeap + ") runs inside it every 30 s"},
 		"kafka-init":         {MB: kafkaToolMB, Why: "kafka-topics.sh, heap " + kafkaToolHeap + ""},
 		"kafka-ui":           {MB: kafkaUIMB, Why: "Kafka UI (Spring Boot), heap " + kafkaUIHeap},

@@ -73,6 +73,11 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		files["sql/mysql/users.sql"] = mysqlUsers(l, ComposeFace)
 		files["sql/mysql/init-users.sh"] = mysqlInitScript(l)
 	}
+	if l.Stack.Postgres != nil {
+		files["sql/postgres/schema.sql"] = postgresSchema(l)
+		files["sql/postgres/users.sql"] = postgresUsers(l)
+		files["sql/postgres/init-users.sh"] = postgresInitScript(l)
+	}
 	if l.Stack.ClickHouse != nil {
 		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l, ComposeFace)
 		files["clickhouse/users.xml"] = clickhouseUsers(l)

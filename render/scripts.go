@@ -9,15 +9,15 @@ import (
 
 // TieringJobName is the Flink job name of the Fluss → lake tiering job
 // (its pipeline.name).
-const TieringJobName = "fluss-tiering"
+const TieringJobName = schemas.TieringJobName
 
 // tieringDefaultName is the name Fluss's tiering job gives itself when
 // pipeline.name is not set (LakeTieringJobBuilder).
 func tieringDefaultName(l *schemas.Lab) string {
-	if l.Stack.Fluss == nil {
-		return ""
+	if names := l.TieringJobNames(); len(names) > 1 {
+		return names[1]
 	}
-	return "Fluss Lake Tiering Service - " + l.Stack.Fluss.Lake
+	return ""
 }
 
 // availableJobs lists the jobs of a mode that the stack can run.
@@ -191,7 +191,7 @@ run_sql() {
 		return 1
 	fi
 	sql=$(mktemp)
-	sql_subst "$1" MYSQL_CDC_USER MYSQL_CDC_PASSWORD >"$sql"
+	sql_subst "$1" ` + cdcVars(l) + ` >"$sql"
 	status=0
 	"$FLINK_HOME/bin/sql-client.sh" -f "$sql" || status=$?
 	rm -f "$sql"
@@ -426,4 +426,14 @@ run-sql)
 }
 
 // hasLakeTables tells whether the lab has lake tables to create.
+// cdcVars are the .env names of the CDC users that job SQL holds as
+// ${NAME} placeholders.
+func cdcVars(l *schemas.Lab) string {
+	vars := "MYSQL_CDC_USER MYSQL_CDC_PASSWORD"
+	if l.Stack.Postgres != nil {
+		vars += " POSTGRES_CDC_USER POSTGRES_CDC_PASSWORD"
+	}
+	return vars
+}
+
 func hasLakeTables(l *schemas.Lab) bool { return len(LakeTableNames(l)) > 0 }

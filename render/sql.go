@@ -25,6 +25,9 @@ func envFile(l *schemas.Lab) []byte {
 		kv("MYSQL_READER_USER", "lab_reader")
 		kv("MYSQL_READER_PASSWORD", "labgen-reader")
 	}
+	if l.Stack.Postgres != nil {
+		postgresEnv(kv)
+	}
 	if l.Stack.ClickHouse != nil {
 		kv("CLICKHOUSE_USER", "lab_admin")
 		kv("CLICKHOUSE_PASSWORD", "labgen-admin")

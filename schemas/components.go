@@ -1,5 +1,7 @@
 package schemas
 
+import "github.com/hashicorp/hcl/v2"
+
 // ComponentDesc is one component of the stack, described once: its
 // stack block, the compose services it runs (in the order every listing
 // uses), the images it pulls and the host ports it publishes. schemas
@@ -22,6 +24,11 @@ type ComponentDesc struct {
 	// Ports are the host ports it publishes on 127.0.0.1, by name, when
 	// it runs.
 	Ports func(*Stack) map[string]int
+	// decode reads its stack block into the Stack (components older than
+	// the registry are still decoded by decodeComponent's switch).
+	decode func(d *decoder, st *Stack, b *hcl.Block, at hcl.Attributes)
+	// schema is its stack block's body, with decode.
+	schema *hcl.BodySchema
 }
 
 // ServiceDesc is a compose service of a component.
@@ -49,7 +56,7 @@ type Image struct {
 // ComponentRegistry lists every component in the order of the stack's
 // services; each adds its own entry (components_*.go).
 var ComponentRegistry = []*ComponentDesc{
-	mysqlComponent, kafkaComponent, kafkaUIComponent, clickhouseComponent, flussComponent,
+	mysqlComponent, postgresComponent, kafkaComponent, kafkaUIComponent, clickhouseComponent, flussComponent,
 	flinkComponent, icebergComponent, producerComponent, consoleComponent, batchLoopComponent,
 }
 
@@ -155,7 +162,7 @@ func (s *Stack) Port(component, name string) int {
 
 // producerRuns tells whether the lab's producer runs: it has producers,
 // and a store to write them to.
-func producerRuns(l *Lab) bool { return len(l.Producers) > 0 && l.Stack.MySQL != nil }
+func producerRuns(l *Lab) bool { return len(l.Producers) > 0 && l.SourceStore() != "" }
 
 func always(*Stack) bool { return true }
 

@@ -24,7 +24,7 @@ var stepSchema = &hcl.BodySchema{
 		{Name: "title"}, {Name: "text"},
 		{Name: "query"}, {Name: "engine"}, {Name: "sql"}, {Name: "max_rows"},
 		{Name: "kafka"}, {Name: "flink"}, {Name: "compose"}, {Name: "lab"}, {Name: "wait"}, {Name: "note"},
-		{Name: "capture"}, {Name: "sample"}, {Name: "timeout"}, {Name: "on_failure"},
+		{Name: "capture"}, {Name: "sample"}, {Name: "compare"}, {Name: "timeout"}, {Name: "on_failure"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "expect"}},
 }
@@ -156,7 +156,7 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 			if at["engine"] == nil {
 				d.errorf(at["sql"].Expr.Range(), "Missing engine", "A query step with its own SQL says where it runs: engine = \"mysql\" or \"clickhouse\".")
 			}
-			q.Engine = d.oneOf(at["engine"], "", EngineMySQL, EngineClickHouse)
+			q.Engine = d.oneOf(at["engine"], "", EngineMySQL, EnginePostgres, EngineClickHouse)
 			q.SQL = d.expr(at["sql"], cty.String, false)
 			// SQL that needs captured values is checked by the runtime.
 			if !q.SQL.Deferred() && q.SQL.Text != "" && q.Engine != "" {
@@ -196,6 +196,12 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 		s.Samples = d.namedExprs(sa, s.Name, "sample")
 		if s.Kind == StepNote || s.Kind == StepWait && s.Wait != nil && s.Wait.Rerun == "" || s.Kind == StepCompose {
 			d.errorf(sa.Expr.Range(), "Nothing to sample", "A %s step has no result to sample; sample a query, kafka, flink or lab step, or a wait that re-runs one.", s.Kind)
+		}
+	}
+	if ca := at["compare"]; ca != nil {
+		s.Compare = d.decodeCompare(ca)
+		if s.Kind != StepQuery {
+			d.errorf(ca.Expr.Range(), "compare outside a query", "compare sets the values of a query's column beside a declared distribution; this is a %s step.", s.Kind)
 		}
 	}
 	for _, xb := range content.Blocks {
@@ -530,12 +536,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 	if ra := at["rerun"]; ra != nil {
 		name, ok := d.ref(ra.Expr, "step")
 		if ok {
-			var target *Step
-			for _, s := range e.Steps {
-				if s.Name == name {
-					target = s
-				}
-			}
+			target := e.Step(name)
 			switch {
 			case target == nil:
 				d.errorf(ra.Expr.Range(), "Reference to unknown step", "rerun names step %q, which is not an earlier step of experiment %s.", name, e.Name)
@@ -569,6 +570,118 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 		d.errorf(a.Expr.Range(), "Two kinds of wait", "A wait that re-runs a step either samples it for a duration (\"for\") or until a condition holds (until, timeout), not both.")
 	}
 	return w
+}
+
+// decodeCompare reads compare = { declared = producer.P.field.F |
+// producer.P.follow.W.delay | producer.P.follow.W.field.F, column = "C" }.
+// The declared distribution must be a continuous law (uniform, normal,
+// lognormal, exponential), whose density a histogram can be set beside.
+func (d *decoder) decodeCompare(a *hcl.Attribute) *CompareStep {
+	at := d.objectAttrs(a, "compare", "declared", "column")
+	if at == nil {
+		return nil
+	}
+	c := &CompareStep{}
+	if at["column"] == nil || at["declared"] == nil {
+		d.errorf(a.Expr.Range(), "Incomplete compare", "Write compare = { declared = producer.NAME.follow.NAME.delay (or producer.NAME.field.NAME), column = \"COLUMN\" }.")
+		return nil
+	}
+	c.Column = d.str(at["column"])
+	if c.Column == "" {
+		d.errorf(at["column"].Expr.Range(), "Missing column", "column names the query's column whose values are compared.")
+	}
+	x := at["declared"].Expr
+	bad := func() *CompareStep {
+		d.errorf(x.Range(), "Invalid reference", "declared names a distribution of the producer: producer.NAME.field.FIELD, producer.NAME.follow.FOLLOW.delay or producer.NAME.follow.FOLLOW.field.FIELD.")
+		return nil
+	}
+	trav, diags := hcl.AbsTraversalForExpr(x)
+	if diags.HasErrors() || trav.RootName() != "producer" {
+		return bad()
+	}
+	var names []string
+	for _, t := range trav[1:] {
+		ta, ok := t.(hcl.TraverseAttr)
+		if !ok {
+			return bad()
+		}
+		names = append(names, ta.Name)
+	}
+	c.Of = "producer." + strings.Join(names, ".")
+	if len(names) < 3 {
+		return bad()
+	}
+	var p *Producer
+	for _, q := range d.lab.Producers {
+		if q.Name == names[0] {
+			p = q
+		}
+	}
+	if p == nil {
+		d.errorf(x.Range(), "Reference to undeclared producer", "No producer named %q is declared in this lab.", names[0])
+		return nil
+	}
+	field := func(fields []*Field, name, where string) *Dist {
+		for _, f := range fields {
+			if f.Name == name {
+				return f.Dist
+			}
+		}
+		d.errorf(x.Range(), "Reference to undeclared field", "%s has no field %q.", where, name)
+		return nil
+	}
+	switch {
+	case names[1] == "field" && len(names) == 3:
+		c.Dist = field(p.Fields, names[2], "Producer "+p.Name)
+	case names[1] == "follow" && (len(names) == 4 && names[3] == "delay" || len(names) == 5 && names[3] == "field"):
+		var f *Follow
+		for _, w := range p.Follows {
+			if w.Name == names[2] {
+				f = w
+			}
+		}
+		if f == nil {
+			d.errorf(x.Range(), "Reference to undeclared follow-up", "Producer %s has no follow %q.", p.Name, names[2])
+			return nil
+		}
+		if names[3] == "delay" {
+			c.Dist, c.Unit = f.Delay, "s"
+		} else {
+			c.Dist = field(f.Fields, names[4], "Follow-up "+f.Name+" of producer "+p.Name)
+		}
+	default:
+		return bad()
+	}
+	if c.Dist == nil {
+		return nil
+	}
+	if c.Dist.CDF() == nil {
+		d.errorf(x.Range(), "Not a continuous distribution", "%s is %s; compare sets values beside a continuous law: uniform, normal, lognormal or exponential.", c.Of, c.Dist.Kind)
+		return nil
+	}
+	c.Declared = c.Dist.String()
+	return c
+}
+
+// Step is the experiment's step of that name, or nil: the one lookup of a
+// step by name (the decoder, the runner and its resume use it).
+func (e *Experiment) Step(name string) *Step {
+	for _, s := range e.Steps {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Experiment is the lab's experiment of that name, or nil.
+func (l *Lab) Experiment(name string) *Experiment {
+	for _, e := range l.Experiments {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
 }
 
 // ParseDuration is time.ParseDuration for the durations a lab declares

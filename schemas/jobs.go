@@ -99,11 +99,14 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 			named = true
 			src := t.Store(StoreMySQL)
 			if src == nil {
+				src = t.Store(StorePostgres)
+			}
+			if src == nil {
 				src = t.Store(StoreKafka)
 			}
 			if src == nil {
-				if !d.declaredStore(t, StoreMySQL) && !d.declaredStore(t, StoreKafka) {
-					d.errorf(readRanges[i], "Table not readable by Flink", "Job %s reads %s by its plain name, which means its MySQL (CDC) or Kafka store, but the table has neither.", name, r)
+				if !d.declaredStore(t, StoreMySQL) && !d.declaredStore(t, StorePostgres) && !d.declaredStore(t, StoreKafka) {
+					d.errorf(readRanges[i], "Table not readable by Flink", "Job %s reads %s by its plain name, which means its MySQL or PostgreSQL (CDC) or Kafka store, but the table has none of them.", name, r)
 				} else {
 					j.Uses = append(j.Uses, "missing:"+r)
 				}
@@ -112,7 +115,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 			if j.Mode == ModeBatch {
 				// Flink refuses both in batch mode: CDC and upsert-kafka
 				// sources are unbounded changelogs.
-				what := "MySQL store through CDC"
+				what := Component(src.Kind).Title + " store through CDC"
 				if src.Kind == StoreKafka {
 					what = "Kafka store as an upsert stream"
 				}
@@ -237,7 +240,7 @@ func (d *decoder) decodePreset(b *hcl.Block) *Preset {
 	}
 	at := content.Attributes
 	p := &Preset{Name: name, DeclRange: b.DefRange}
-	p.Engine = d.oneOf(at["engine"], "", EngineMySQL, EngineClickHouse)
+	p.Engine = d.oneOf(at["engine"], "", EngineMySQL, EnginePostgres, EngineClickHouse)
 	p.Title = d.str(at["title"])
 	p.Description = trimText(d.str(at["description"]))
 	p.SQL = strings.TrimSpace(d.str(at["sql"]))

@@ -46,6 +46,7 @@ type Variable struct {
 // Stack lists the components the lab runs; a nil component is not run.
 type Stack struct {
 	MySQL      *MySQL      `json:"mysql,omitempty"`
+	Postgres   *Postgres   `json:"postgres,omitempty"`
 	Kafka      *Kafka      `json:"kafka,omitempty"`
 	Flink      *Flink      `json:"flink,omitempty"`
 	ClickHouse *ClickHouse `json:"clickhouse,omitempty"`
@@ -157,6 +158,7 @@ type BatchLoop struct {
 // Store kinds: where a table lives.
 const (
 	StoreMySQL      = "mysql"
+	StorePostgres   = "postgres"
 	StoreKafka      = "kafka"
 	StoreClickHouse = "clickhouse"
 	StoreFluss      = "fluss"
@@ -344,6 +346,7 @@ type Setting struct {
 // Engines a query can run on.
 const (
 	EngineMySQL      = "mysql"
+	EnginePostgres   = "postgres"
 	EngineClickHouse = "clickhouse"
 )
 
@@ -377,6 +380,21 @@ type Experiment struct {
 	Steps          []*Step   `json:"steps"`
 	Unavailable    string    `json:"unavailable,omitempty"`
 	DeclRange      hcl.Range `json:"-"`
+}
+
+// CompareStep is compare = { declared = producer.P.…, column = "C" }:
+// the values of column C of a query step's rows beside the distribution
+// the producer draws them from.
+type CompareStep struct {
+	// Of is the reference as written (producer.shop.follow.payment.delay).
+	Of string `json:"of"`
+	// Dist is the declared distribution; Declared says it in the lab's
+	// words.
+	Dist     *Dist  `json:"dist"`
+	Declared string `json:"declared"`
+	Column   string `json:"column"`
+	// Unit is "s" for a delay (numeric parameters of delays are seconds).
+	Unit string `json:"unit,omitempty"`
 }
 
 // Step kinds.
@@ -414,7 +432,10 @@ type Step struct {
 	// in the record. A sampling step's capture and expect see them as
 	// samples = [{ms, <name> = value, …}].
 	Samples []*Capture `json:"samples,omitempty"`
-	Expects []*Expect  `json:"expects,omitempty"`
+	// Compare sets a query step's values beside a distribution the
+	// producer declares (generator input vs observed).
+	Compare *CompareStep `json:"compare,omitempty"`
+	Expects []*Expect    `json:"expects,omitempty"`
 	// Timeout bounds the step ("" means the runtime's default).
 	Timeout string `json:"timeout,omitempty"`
 	// OnFailure is "continue" (default) or "stop" (skip the rest of the

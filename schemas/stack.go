@@ -207,6 +207,12 @@ func (d *decoder) decodeComponent(st *Stack, b *hcl.Block) {
 			at := c.Attributes
 			st.Console = &Console{Port: port(d, at["port"], 8088), DeclRange: b.DefRange}
 		}
+	default:
+		if c := Component(b.Type); c != nil && c.decode != nil {
+			if content := d.component(st, b, c.schema); content != nil {
+				c.decode(d, st, b, content.Attributes)
+			}
+		}
 	case "batch_loop":
 		if c := d.component(st, b, batchLoopSchema); c != nil {
 			at := c.Attributes

@@ -33,6 +33,10 @@ var storeSchemas = map[string]*hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "processing_time"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
 	},
+	StorePostgres: {
+		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "processing_time"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
+	},
 	StoreKafka: {
 		Attributes: []hcl.AttributeSchema{{Name: "topic"}, {Name: "partitions"}, {Name: "processing_time"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
@@ -42,7 +46,7 @@ var storeSchemas = map[string]*hcl.BodySchema{
 	StoreIceberg:    {Attributes: []hcl.AttributeSchema{{Name: "name"}}},
 }
 
-var storeKinds = []string{StoreMySQL, StoreKafka, StoreClickHouse, StoreFluss, StoreIceberg}
+var storeKinds = []string{StoreMySQL, StorePostgres, StoreKafka, StoreClickHouse, StoreFluss, StoreIceberg}
 
 func (d *decoder) decodeTable(b *hcl.Block) *Table {
 	name := b.Labels[0]
@@ -148,12 +152,14 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 			}
 			continue
 		}
-		if kind == StoreMySQL || kind == StoreKafka {
+		if IsSourceStore(kind) || kind == StoreKafka {
 			s.Time = d.decodeTime(t, cols, sc.Blocks, sc.Attributes["processing_time"], t.Time)
 		}
 		switch kind {
 		case StoreMySQL:
 			s.Database = d.lab.Stack.MySQL.Database
+		case StorePostgres:
+			s.Database = d.lab.Stack.Postgres.Database
 		case StoreKafka:
 			s.Name = d.topic(sc.Attributes["topic"], name)
 			s.Partitions = d.atLeast(sc.Attributes["partitions"], 1, 1)
@@ -309,9 +315,7 @@ func (d *decoder) decodeProducer(b *hcl.Block) *Producer {
 	if p.Rate <= 0 && len(d.diags) == before {
 		d.errorf(ra.Expr.Range(), "Invalid rate", "rate is rows per second and must be positive, not %g.", p.Rate)
 	}
-	if table != nil && table.Store(StoreMySQL) == nil {
-		d.errorf(ta.Expr.Range(), "Producer table not in MySQL", "The producer writes to MySQL, but table %s has no mysql store.", table.Name)
-	}
+	d.checkSourceStore(ta, table, "Producer table")
 
 	var fieldBlocks []*hcl.Block
 	for _, fb := range content.Blocks {
@@ -360,9 +364,7 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 	ta := content.Attributes["table"]
 	f.Table, _ = d.ref(ta.Expr, "table")
 	table := d.tableRef(ta.Expr, f.Table)
-	if table != nil && table.Store(StoreMySQL) == nil {
-		d.errorf(ta.Expr.Range(), "Follow-up table not in MySQL", "The producer writes to MySQL, but table %s has no mysql store.", table.Name)
-	}
+	d.checkSourceStore(ta, table, "Follow-up table")
 
 	da := content.Attributes["delay"]
 	f.Delay = d.dist(da)
@@ -877,4 +879,20 @@ func (d *decoder) decodeTime(t *Table, cols map[string]*Column, blocks []*hcl.Bl
 		}
 	}
 	return ta
+}
+
+// checkSourceStore checks that the producer can write table: it has a
+// store in the stack's source database (see Lab.SourceStore).
+func (d *decoder) checkSourceStore(ta *hcl.Attribute, table *Table, what string) {
+	if table == nil {
+		return
+	}
+	kind := d.lab.SourceStore()
+	if kind == "" {
+		kind = StoreMySQL // no source database: say what is usual
+	}
+	if table.Store(kind) == nil {
+		title := Component(kind).Title
+		d.errorf(ta.Expr.Range(), what+" not in "+title, "The producer writes to %s, but table %s has no %s store.", title, table.Name, kind)
+	}
 }

@@ -90,12 +90,7 @@ func (d *decoder) checkDeferred(ref deferredRef) {
 		case "step":
 			d.checkCapture(rng, ref.exp, ref.exp.Steps[:min(ref.step, len(ref.exp.Steps))], name(1), name(2), "step."+name(1))
 		case "experiment":
-			var src *Experiment
-			for _, e := range d.lab.Experiments {
-				if e.Name == name(1) {
-					src = e
-				}
-			}
+			src := d.lab.Experiment(name(1))
 			switch {
 			case src == nil:
 				d.errorf(rng, "Reference to unknown experiment", "No experiment named %q is declared in this lab.", name(1))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what labgen's tests and its native stack need on a fresh Debian
-# machine (as root): MariaDB and ClickHouse servers (the tests start
+# machine (as root): MariaDB, PostgreSQL and ClickHouse servers (the tests start
 # throwaway instances on free ports; the native stack runs MariaDB as its
 # MySQL), shellcheck (checks the rendered stream-lab script), Chromium (the
 # console's browser test), Java, Maven and Python's venv (the provers and
@@ -13,7 +13,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-	mariadb-server mariadb-client clickhouse-server \
+	mariadb-server mariadb-client postgresql clickhouse-server \
 	shellcheck chromium ca-certificates >/dev/null
 # The provers (make prove) run Flink's planner and Kafka on the JVM through
 # Maven, and ClickHouse through chdb in a Python venv. Machines of this kind
@@ -25,7 +25,7 @@ command -v python3 >/dev/null 2>&1 || apt-get install -y -qq --no-install-recomm
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
 # The packages start system-wide servers on the default ports; the tests
 # use their own instances, so stop these where a service manager runs.
-for svc in mariadb clickhouse-server; do
+for svc in mariadb postgresql clickhouse-server; do
 	service "$svc" stop >/dev/null 2>&1 || true
 done
 go mod download

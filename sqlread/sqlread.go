@@ -45,11 +45,18 @@ type dialect struct {
 	// hints: MySQL reads /*+ … */ as optimizer hints, which SET_VAR uses
 	// to change settings; their content is read as code.
 	hints bool
+	// postgres: PostgreSQL nests /* comments, reads '…' and "…" without
+	// backslash escapes (standard_conforming_strings, which the query
+	// engine sets), E'…' with them, "…" as a name, and has no # comment
+	// and no backtick quote.
+	postgres bool
 }
 
 var (
 	mysqlDialect      = dialect{name: "mysql", dashNeedsSpace: true, hashAlways: true, hints: true}
 	clickhouseDialect = dialect{name: "clickhouse", backtickEscapes: true, heredoc: true}
+	// PostgreSQL's $tag$…$tag$ strings are ClickHouse's heredocs.
+	postgresDialect = dialect{name: "postgres", heredoc: true, postgres: true}
 )
 
 // lex splits SQL into words, symbols, strings and quoted identifiers,
@@ -68,7 +75,7 @@ func lex(sql string, d dialect) ([]token, error) {
 			i++
 		case c == '-' && i+1 < len(r) && r[i+1] == '-' &&
 			(!d.dashNeedsSpace || i+2 >= len(r) || unicode.IsSpace(r[i+2]) || unicode.IsControl(r[i+2])),
-			c == '#' && (d.hashAlways || i+1 < len(r) && (r[i+1] == ' ' || r[i+1] == '!')):
+			c == '#' && !d.postgres && (d.hashAlways || i+1 < len(r) && (r[i+1] == ' ' || r[i+1] == '!')):
 			for i < len(r) && r[i] != '\n' {
 				i++
 			}
@@ -82,6 +89,9 @@ func lex(sql string, d dialect) ([]token, error) {
 				continue
 			}
 			end := strings.Index(rest, "*/")
+			if d.postgres {
+				end = nestedCommentEnd(rest)
+			}
 			if end < 0 {
 				return nil, fmt.Errorf("a /* comment is not closed")
 			}
@@ -95,12 +105,21 @@ func lex(sql string, d dialect) ([]token, error) {
 			}
 			out = append(out, token{tString, body[:end], i})
 			i += len([]rune(tag)) + len([]rune(body[:end])) + len([]rune(tag))
-		case c == '\'' || c == '"' || c == '`':
+		case c == '\'' || c == '"' || c == '`' && !d.postgres,
+			d.postgres && (c == 'E' || c == 'e') && i+1 < len(r) && r[i+1] == '\'' && (i == 0 || !isWordRune(r[i-1])):
 			start := i
+			escapes := c != '`' || d.backtickEscapes
+			if d.postgres {
+				// Only E'…' reads backslash escapes.
+				escapes = c == 'E' || c == 'e'
+				if escapes {
+					i++
+					c = '\''
+				}
+			}
 			i++
 			var b strings.Builder
 			closed := false
-			escapes := c != '`' || d.backtickEscapes
 			for i < len(r) {
 				if escapes && r[i] == '\\' && i+1 < len(r) {
 					b.WriteRune(r[i+1])
@@ -124,7 +143,7 @@ func lex(sql string, d dialect) ([]token, error) {
 				return nil, fmt.Errorf("a %c quote opened at character %d is not closed", c, start+1)
 			}
 			kind := tString
-			if c == '`' || c == '"' && d.name == "clickhouse" {
+			if c == '`' || c == '"' && (d.name == "clickhouse" || d.postgres) {
 				kind = tQuoted
 			}
 			out = append(out, token{kind, b.String(), start})
@@ -146,6 +165,30 @@ func lex(sql string, d dialect) ([]token, error) {
 		}
 	}
 	return out, nil
+}
+
+func isWordRune(c rune) bool {
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_' || c == '@' || c == '$'
+}
+
+// nestedCommentEnd is the index in s (what follows a /*) of the */ that
+// closes it, counting nested /* … */ as PostgreSQL does, or -1.
+func nestedCommentEnd(s string) int {
+	depth := 1
+	for i := 0; i+1 < len(s); i++ {
+		switch {
+		case s[i] == '/' && s[i+1] == '*':
+			depth++
+			i++
+		case s[i] == '*' && s[i+1] == '/':
+			depth--
+			if depth == 0 {
+				return i
+			}
+			i++
+		}
+	}
+	return -1
 }
 
 // heredocTag returns the $tag$ that opens a ClickHouse heredoc at r, or "".
@@ -224,6 +267,10 @@ var writeWords = map[string]string{
 	"START": "controls transactions", "SAVEPOINT": "controls transactions", "BACKUP": "writes files", "RESTORE": "writes data",
 	"PREPARE": "prepares statements", "EXECUTE": "executes statements", "DEALLOCATE": "prepares statements",
 	"ANALYZE": "executes the statement (EXPLAIN ANALYZE) or updates statistics",
+	// PostgreSQL's own.
+	"COPY": "reads or writes files", "LISTEN": "waits for notifications", "NOTIFY": "sends notifications",
+	"VACUUM": "controls the server", "REINDEX": "changes tables", "REFRESH": "changes tables",
+	"DISCARD": "changes the session", "CHECKPOINT": "controls the server", "COMMENT": "changes the schema",
 }
 
 // Functions that reach outside the database: files, URLs, other servers or
@@ -238,6 +285,9 @@ var outsideFuncs = map[string]bool{
 	"SLEEPEACHROW": true, "HDFSCLUSTER": true, "AZUREBLOBSTORAGECLUSTER": true, "ICEBERGS3": true,
 	"ICEBERGAZURE": true, "ICEBERGHDFS": true, "ICEBERGLOCAL": true, "ICEBERGCLUSTER": true,
 	"DELTALAKECLUSTER": true, "HUDICLUSTER": true, "ARROWFLIGHT": true, "ODBCCLUSTER": true,
+	// PostgreSQL's files, other servers and waits.
+	"PG_SLEEP": true, "PG_SLEEP_FOR": true, "PG_SLEEP_UNTIL": true, "PG_READ_FILE": true,
+	"PG_READ_BINARY_FILE": true, "PG_LS_DIR": true, "PG_STAT_FILE": true, "DBLINK": true, "DBLINK_EXEC": true,
 }
 
 // Functions refused for what they do to the server or the session.
@@ -248,6 +298,14 @@ var refusedFuncs = map[string]string{
 	"SOURCE_POS_WAIT": "holds the connection", "WAIT_FOR_EXECUTED_GTID_SET": "holds the connection",
 	"WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS": "holds the connection", "SYS_EXEC": "runs a program on the server",
 	"SYS_EVAL": "runs a program on the server", "SET_VAR": "changes settings for the statement",
+	// PostgreSQL's: settings, locks, other backends, statements in strings.
+	"SET_CONFIG": "changes settings", "PG_ADVISORY_LOCK": "takes a lock that outlives the query",
+	"PG_ADVISORY_XACT_LOCK": "takes a lock", "PG_TRY_ADVISORY_LOCK": "takes a lock that outlives the query",
+	"PG_TERMINATE_BACKEND": "stops other sessions", "PG_CANCEL_BACKEND": "stops other queries",
+	"PG_RELOAD_CONF": "controls the server", "PG_ROTATE_LOGFILE": "controls the server",
+	"PG_NOTIFY": "sends notifications", "QUERY_TO_XML": "runs the statement in its argument",
+	"QUERY_TO_XMLSCHEMA": "runs the statement in its argument", "QUERY_TO_XML_AND_XMLSCHEMA": "runs the statement in its argument",
+	"LO_IMPORT": "reads files", "LO_EXPORT": "writes files",
 }
 
 // Refusal explains why a text is not a single read-only statement.
@@ -256,7 +314,7 @@ type Refusal struct{ Reason string }
 func (r *Refusal) Error() string { return r.Reason }
 
 // Check returns nil when sql is one read-only statement, and a *Refusal
-// saying why not otherwise. engine is "mysql" or "clickhouse". The refused
+// saying why not otherwise. engine is "mysql", "postgres" or "clickhouse". The refused
 // words and functions are the union of both dialects' dangers, but the
 // text is split into tokens the way the engine's server splits it
 // (comments, quotes and numbers differ between MySQL and ClickHouse); for
@@ -269,11 +327,15 @@ func Check(engine, sql string) error {
 		return check(engine, sql, mysqlDialect)
 	case "clickhouse":
 		return check(engine, sql, clickhouseDialect)
+	case "postgres":
+		return check(engine, sql, postgresDialect)
 	}
-	if err := check(engine, sql, mysqlDialect); err != nil {
-		return err
+	for _, d := range []dialect{mysqlDialect, clickhouseDialect, postgresDialect} {
+		if err := check(engine, sql, d); err != nil {
+			return err
+		}
 	}
-	return check(engine, sql, clickhouseDialect)
+	return nil
 }
 
 func check(engine, sql string, d dialect) error {
@@ -348,6 +410,8 @@ func engineName(engine string) string {
 		return "MySQL"
 	case "clickhouse":
 		return "ClickHouse"
+	case "postgres":
+		return "PostgreSQL"
 	}
 	return engine
 }

@@ -213,3 +213,38 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestPostgresDialect: PostgreSQL's text is split as its server splits
+// it (nested comments, E'…' strings, dollar quotes, no # comments).
+func TestPostgresDialect(t *testing.T) {
+	for _, sql := range []string{
+		`SELECT 'it''s', "Order" FROM t WHERE a = E'x\'y' AND b = 'back\'`,
+		"SELECT $$DROP TABLE t$$ AS text",
+		"SELECT 1 /* a /* nested */ comment */",
+		"SELECT a#b FROM t",
+		"SELECT created_at::date, count(*) FROM orders GROUP BY 1",
+	} {
+		if err := Check("postgres", sql); err != nil {
+			t.Errorf("%q refused: %v", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		// Nested: the ' is inside the comment, so DELETE is code.
+		"SELECT 1 /* /* */ ' */ DELETE FROM t; -- '",
+		// Standard strings end at the second quote: DROP is code.
+		`SELECT 'a\'; DROP TABLE t; --'`,
+		"SELECT pg_sleep(10)",
+		"SELECT set_config('default_transaction_read_only', 'off', false)",
+		"SELECT query_to_xml('DELETE FROM t', true, true, '')",
+		"SELECT pg_read_file('/etc/passwd')",
+		"COPY t TO '/tmp/x'",
+		"SELECT * FROM t FOR UPDATE",
+	} {
+		if err := Check("postgres", sql); err == nil {
+			t.Errorf("%q allowed", sql)
+		}
+	}
+	if err := Check("postgres", "DROP TABLE t"); err == nil || !strings.Contains(err.Error(), "allowed on PostgreSQL") {
+		t.Errorf("DROP: %v", err)
+	}
+}

@@ -30,7 +30,14 @@ type spawnReq struct {
 func startCmd(cmd *exec.Cmd) error {
 	// Own process group: Ctrl-C reaches only the test binary, which then
 	// tears the servers down itself; killTree can signal the whole group.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if cmd.SysProcAttr != nil {
+		// A server that refuses to run as root (postgres) runs as
+		// another user; Go sets the parent-death signal after the
+		// change of user, so it still holds.
+		attr.Credential = cmd.SysProcAttr.Credential
+	}
+	cmd.SysProcAttr = attr
 	spawner.once.Do(func() {
 		spawner.reqs = make(chan spawnReq)
 		go func() {

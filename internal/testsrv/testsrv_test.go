@@ -14,6 +14,8 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 func TestMain(m *testing.M) {
@@ -315,5 +317,38 @@ func TestSwitch(t *testing.T) {
 	defer servers.SetActive(true)
 	if got := resolve("sh"); !strings.Contains(got, "testsrv.Main") {
 		t.Errorf("without Main: %s", got)
+	}
+}
+
+func TestPostgres(t *testing.T) {
+	srv := Postgres(t)
+	name, dsn := srv.NewDatabase(t)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	var level, tz string
+	if err := db.QueryRow("SELECT current_setting('wal_level'), current_setting('TimeZone')").Scan(&level, &tz); err != nil {
+		t.Fatal(err)
+	}
+	if level != "logical" || tz != "UTC" {
+		t.Errorf("wal_level %s, TimeZone %s; want logical, UTC", level, tz)
+	}
+	user, password := srv.NewUser(t, name)
+	srv.Exec(t, name, `CREATE TABLE t (id int PRIMARY KEY)`, `GRANT SELECT ON t TO "`+user+`"`)
+	ucfg, err := pgx.ParseConfig(srv.URL(user, password, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	udb := stdlib.OpenDB(*ucfg)
+	defer udb.Close()
+	var n int
+	if err := udb.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := udb.Exec("INSERT INTO t VALUES (1)"); err == nil {
+		t.Error("the user may insert without a grant")
 	}
 }

@@ -8,7 +8,7 @@
 //	                    "engines": [{"name", "title", "available", "unavailable"}],
 //	                    "presets": [{"name", "engine", "title", "description", "sql", "unavailable"}],
 //	                    "limits": {"max_rows", "max_bytes", "timeout"}}
-//	POST /api/query    {"engine": "mysql"|"clickhouse", "sql": "…"} →
+//	POST /api/query    {"engine": "mysql"|"postgres"|"clickhouse", "sql": "…"} →
 //	                   200 {"engine", "columns": [{"name", "type"}], "rows": [[…]],
 //	                        "row_count", "truncated", "elapsed_ms", "elapsed"}
 //
@@ -101,6 +101,7 @@ type Server struct {
 // engines the console knows, in the order the page shows them.
 var engineTitles = []struct{ name, title string }{
 	{query.MySQL, "MySQL"},
+	{query.Postgres, "PostgreSQL"},
 	{query.ClickHouse, "ClickHouse"},
 }
 
@@ -216,7 +217,12 @@ func (s *Server) engines() []engineJSON {
 	var out []engineJSON
 	for _, e := range engineTitles {
 		j := engineJSON{Name: e.name, Title: e.title}
-		if _, ok := s.cfg.Engines[e.name]; ok {
+		_, open := s.cfg.Engines[e.name]
+		if !open && s.cfg.Unavailable[e.name] == "" && e.name == query.Postgres && !s.cfg.Lab.Stack.Has(e.name) {
+			// Most labs have no PostgreSQL: the page does not offer it.
+			continue
+		}
+		if open {
 			j.Available = true
 		} else if why := s.cfg.Unavailable[e.name]; why != "" {
 			j.Unavailable = why
@@ -296,7 +302,7 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 		known = known || e.name == req.Engine
 	}
 	if !known {
-		writeError(w, http.StatusBadRequest, "unknown_engine", fmt.Sprintf("unknown engine %q: the console runs queries on \"mysql\" or \"clickhouse\"", req.Engine))
+		writeError(w, http.StatusBadRequest, "unknown_engine", fmt.Sprintf("unknown engine %q: the console runs queries on \"mysql\", \"postgres\" or \"clickhouse\"", req.Engine))
 		return
 	}
 	eng, ok := s.cfg.Engines[req.Engine]

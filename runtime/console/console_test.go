@@ -548,7 +548,7 @@ func TestAPIErrors(t *testing.T) {
 		status         int
 		kind, contains string
 	}{
-		{"unknown engine", post(t, f.url, "postgres", "SELECT 1"), 400, "unknown_engine", `unknown engine "postgres"`},
+		{"unknown engine", post(t, f.url, "oracle", "SELECT 1"), 400, "unknown_engine", `unknown engine "oracle"`},
 		{"no engine", post(t, f.url, "", "SELECT 1"), 400, "unknown_engine", "unknown engine"},
 		{"unknown engine with a write", post(t, f.url, "sqlite", "DROP TABLE orders"), 400, "unknown_engine", "unknown engine"},
 		{"bad JSON", do(t, "POST", f.url+"/api/query", "application/json", body(`{"engine": "mysql", "sql": `)), 400, "bad_request", "the body must be"},

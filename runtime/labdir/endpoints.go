@@ -24,11 +24,11 @@ type Endpoints struct {
 	Gateway string
 }
 
-// Overrides are what the flags of a command (--mysql, --clickhouse, --kafka,
+// Overrides are what the flags of a command (--mysql, --postgres, --clickhouse, --kafka,
 // --flink, --gateway) say; empty means the lab's default.
 type Overrides struct {
-	// DB are --mysql/--clickhouse values by engine: host:port, a URL
-	// (mysql://, clickhouse://, http(s)://) or, for MySQL, a go-sql-driver
+	// DB are --mysql/--postgres/--clickhouse values by engine: host:port,
+	// a URL (mysql://, postgres://, clickhouse://, http(s)://) or, for MySQL, a go-sql-driver
 	// DSN. What a value leaves out (user, password, database) is the
 	// lab's.
 	DB      map[string]string
@@ -58,12 +58,15 @@ var engines = map[string]engineInfo{
 	query.MySQL: {title: "MySQL", users: map[Role][2]string{
 		Reader: {MySQLReaderUser, MySQLReaderPassword},
 		App:    {MySQLAppUser, MySQLAppPassword}}},
+	query.Postgres: {title: "PostgreSQL", users: map[Role][2]string{
+		Reader: {PostgresReaderUser, PostgresReaderPassword},
+		App:    {PostgresAppUser, PostgresAppPassword}}},
 	query.ClickHouse: {title: "ClickHouse", users: map[Role][2]string{
 		Reader: {ClickHouseReaderUser, ClickHouseReaderPassword}}},
 }
 
 // Engines are the database engines labdir resolves, in a stable order.
-var Engines = []string{query.MySQL, query.ClickHouse}
+var Engines = []string{query.MySQL, query.Postgres, query.ClickHouse}
 
 // Title is the engine's name in messages ("MySQL").
 func Title(engine string) string {
@@ -151,6 +154,10 @@ func (l *Lab) Endpoint(engine string, role Role, environ []string) (ep query.End
 		if m := s.MySQL; m != nil {
 			ep.Addr, ep.Database, ok = local(m.Port, 3306), m.Database, true
 		}
+	case query.Postgres:
+		if p := s.Postgres; p != nil {
+			ep.Addr, ep.Database, ok = local(p.Port, 5432), p.Database, true
+		}
 	case query.ClickHouse:
 		if c := s.ClickHouse; c != nil {
 			ep.Addr, ep.Database, ok = local(c.TCPPort, 9000), c.Database, true
@@ -187,7 +194,8 @@ var schemes = map[string]map[string]struct {
 	protocol string
 	port     string
 }{
-	query.MySQL: {"mysql": {"", "3306"}},
+	query.MySQL:    {"mysql": {"", "3306"}},
+	query.Postgres: {"postgres": {"", "5432"}, "postgresql": {"", "5432"}},
 	query.ClickHouse: {
 		"clickhouse": {query.ClickHouseNative, "9000"},
 		"http":       {query.ClickHouseHTTP, "8123"},
@@ -198,11 +206,12 @@ var schemes = map[string]map[string]struct {
 // wants says which forms an engine's flag takes.
 var wants = map[string]string{
 	query.MySQL:      "want HOST:PORT, mysql://USER:PASSWORD@HOST:PORT/DATABASE or a DSN (USER:PASSWORD@tcp(HOST:PORT)/DATABASE)",
+	query.Postgres:   "want HOST:PORT or postgres://USER:PASSWORD@HOST:PORT/DATABASE",
 	query.ClickHouse: "want HOST:PORT, clickhouse://USER:PASSWORD@HOST:PORT/DATABASE or http://USER:PASSWORD@HOST:8123/DATABASE",
 }
 
-// ParseEndpoint reads a --mysql or --clickhouse value over def: host:port
-// (only the address changes), a URL (mysql://, clickhouse:// for
+// ParseEndpoint reads a --mysql, --postgres or --clickhouse value over def: host:port
+// (only the address changes), a URL (mysql://, postgres://, clickhouse:// for
 // ClickHouse's native protocol, http(s):// for its HTTP interface), or for
 // MySQL a go-sql-driver DSN. What the value says wins; what it leaves out
 // (user, password, database) is def's. Errors never show the password

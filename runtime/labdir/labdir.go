@@ -26,6 +26,10 @@ const (
 	MySQLAppPassword         = "MYSQL_APP_PASSWORD"
 	MySQLReaderUser          = "MYSQL_READER_USER"
 	MySQLReaderPassword      = "MYSQL_READER_PASSWORD"
+	PostgresAppUser          = "POSTGRES_APP_USER"
+	PostgresAppPassword      = "POSTGRES_APP_PASSWORD"
+	PostgresReaderUser       = "POSTGRES_READER_USER"
+	PostgresReaderPassword   = "POSTGRES_READER_PASSWORD"
 	ClickHouseReaderUser     = "CLICKHOUSE_READER_USER"
 	ClickHouseReaderPassword = "CLICKHOUSE_READER_PASSWORD"
 )

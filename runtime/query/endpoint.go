@@ -13,7 +13,7 @@ import (
 // (the lab's defaults, .env's users, the flags); Open opens them, so no
 // command interprets a DSN of its own.
 type Endpoint struct {
-	// Engine is MySQL or ClickHouse.
+	// Engine is MySQL, Postgres or ClickHouse.
 	Engine string
 	// Protocol is ClickHouse's: ClickHouseNative ("" too) or
 	// ClickHouseHTTP (the native stack's chdb speaks only HTTP).
@@ -26,7 +26,8 @@ type Endpoint struct {
 	User     string
 	Password string
 	// Params are the driver's own connection parameters, as a URL query
-	// (MySQL DSN parameters such as tls=true).
+	// (MySQL DSN parameters such as tls=true, PostgreSQL's such as
+	// sslmode=disable).
 	Params string
 	// DialTimeout bounds connecting; zero means 10 seconds.
 	DialTimeout time.Duration
@@ -46,6 +47,12 @@ func Open(ep Endpoint) (Engine, error) {
 			return nil, err
 		}
 		return openMySQL(cfg)
+	case Postgres:
+		cfg, err := ep.PostgresConfig()
+		if err != nil {
+			return nil, err
+		}
+		return openPostgres(cfg)
 	case ClickHouse:
 		return OpenClickHouse(ep)
 	case "":
@@ -87,6 +94,12 @@ func (ep Endpoint) String() string {
 			user += ":****"
 		}
 		return user + "@tcp(" + ep.Addr + ")/" + ep.Database
+	case Postgres:
+		user := ep.User
+		if ep.Password != "" {
+			user += ":****"
+		}
+		return "postgres://" + user + "@" + ep.Addr + "/" + ep.Database
 	}
 	s := ep.Addr
 	if ep.User != "" {

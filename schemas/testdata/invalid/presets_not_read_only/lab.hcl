@@ -48,7 +48,7 @@ preset "fine_show" {
 }
 
 preset "wrong_engine" {
-  engine = "postgres" # ERROR: Invalid value
+  engine = "oracle" # ERROR: Invalid value
   sql    = "SELECT 1"
 }
 

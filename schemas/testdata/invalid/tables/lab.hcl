@@ -28,7 +28,7 @@ table "bad_keys" {
   }
 
   store "mysql" {}
-  store "postgres" {} # ERROR: Unknown store
+  store "oracle" {} # ERROR: Unknown store
 }
 
 table "empty_key" {

@@ -6,5 +6,5 @@ stack {
   mysql {
     versoin = "8.0" # ERROR: Unsupported argument
   }
-  postgres {} # ERROR: Unsupported block type
+  oracle {} # ERROR: Unsupported block type
 }

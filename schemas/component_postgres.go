@@ -1,0 +1,89 @@
+package schemas
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// DefaultPostgresVersion is the postgres image's tag: the release Flink
+// CDC 3.5's postgres-cdc connector is tested against, with pgoutput.
+const DefaultPostgresVersion = "17"
+
+// Postgres is a source database, as MySQL is: the producer writes its
+// tables and Flink reads them through logical replication (pgoutput).
+// Tables live in the database's public schema.
+type Postgres struct {
+	Version   string    `json:"version"`
+	Image     string    `json:"image"`
+	Database  string    `json:"database"`
+	Port      int       `json:"port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// PostgresSchema is the schema the lab's tables live in.
+const PostgresSchema = "public"
+
+var postgresComponent = &ComponentDesc{
+	Name: "postgres", Title: "PostgreSQL",
+	Present:  func(s *Stack) bool { return s.Postgres != nil },
+	Services: []ServiceDesc{{Name: "postgres", Step: true}},
+	Images:   func(l *Lab) []Image { return images("postgres", l.Stack.Postgres.Image) },
+	Ports:    func(s *Stack) map[string]int { return map[string]int{"postgres": s.Postgres.Port} },
+	schema:   componentSchema("version", "image", "database", "port"),
+	decode: func(d *decoder, st *Stack, b *hcl.Block, at hcl.Attributes) {
+		v := orDefault(d.str(at["version"]), DefaultPostgresVersion)
+		st.Postgres = &Postgres{
+			Version:   v,
+			Image:     orDefault(d.str(at["image"]), "postgres:"+v),
+			Database:  orDefault(d.identifier(at["database"]), "shop"),
+			Port:      port(d, at["port"], 5432),
+			DeclRange: b.DefRange,
+		}
+	},
+}
+
+// SourceStore is the store the lab's producer writes: mysql when the
+// stack runs MySQL, else postgres when it runs PostgreSQL, else "".
+func (l *Lab) SourceStore() string {
+	switch {
+	case l.Stack == nil:
+	case l.Stack.MySQL != nil:
+		return StoreMySQL
+	case l.Stack.Postgres != nil:
+		return StorePostgres
+	}
+	return ""
+}
+
+// IsSourceStore tells whether a store kind is a source database (one the
+// producer writes and Flink reads through CDC).
+func IsSourceStore(kind string) bool { return kind == StoreMySQL || kind == StorePostgres }
+
+// Postgres is the column type in PostgreSQL. It has no one-byte integer:
+// tinyint is SMALLINT.
+func (t LogicalType) Postgres() string {
+	switch t.Kind {
+	case TypeTinyInt, TypeSmallInt:
+		return "SMALLINT"
+	case TypeInt:
+		return "INTEGER"
+	case TypeBigInt:
+		return "BIGINT"
+	case TypeFloat:
+		return "REAL"
+	case TypeDouble:
+		return "DOUBLE PRECISION"
+	case TypeDecimal:
+		return fmt.Sprintf("NUMERIC(%d,%d)", t.Precision, t.Scale)
+	case TypeString:
+		if t.Length > 0 {
+			return fmt.Sprintf("VARCHAR(%d)", t.Length)
+		}
+		return "TEXT"
+	case TypeTimestamp:
+		return fmt.Sprintf("TIMESTAMP(%d)", t.Precision)
+	}
+	return strings.ToUpper(string(t.Kind))
+}
