@@ -882,6 +882,33 @@ printf ']}\n'
 	if out, err := run("tiering"); err != nil || strings.Count(readFile(t, filepath.Join(state, "flink-run")), "\n") != 1 {
 		t.Errorf("a second tiering start should leave the running job alone: %v\n%s", err, out)
 	}
+	// keep (job-submitter's loop): after every pause it submits what is
+	// missing. The stand-in sleep plays a JobManager restart at the first
+	// pause (no job runs any more: no HA) and ends the loop at the second.
+	write(filepath.Join(bin, "sleep"), `n=$(cat "$STATE/sleeps" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" >"$STATE/sleeps"
+if [ "$n" = 1 ]; then
+	rm -f "$STATE/running"
+	exit 0
+fi
+kill "$PPID"
+`)
+	out, _ := run("keep")
+	if got := strings.TrimSpace(readFile(t, filepath.Join(state, "sleeps"))); got != "2" {
+		t.Fatalf("keep paused %s times, want 2:\n%s", got, out)
+	}
+	resub, err := os.ReadFile(filepath.Join(state, "submitted-1.sql"))
+	if err != nil || !bytes.Contains(resub, []byte("SET 'pipeline.name' = 'order_wide';")) {
+		t.Errorf("after the restart keep did not submit order_wide again (%v):\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(state, "submitted-2.sql")); err == nil {
+		t.Errorf("keep submitted a job twice:\n%s", out)
+	}
+	if n := strings.Count(readFile(t, filepath.Join(state, "flink-run")), "\n"); n != 2 {
+		t.Errorf("keep started the tiering job %d times in all, want 2 (once before, once after the restart):\n%s", n, out)
+	}
+
 	if _, err := run("run-sql", filepath.Join(lab, "sql", "flink", "no_such_job.sql")); err == nil {
 		t.Errorf("run-sql of a missing file should fail")
 	}
