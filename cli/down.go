@@ -13,6 +13,11 @@ import (
 	"github.com/labgen/labgen/runtime/native"
 )
 
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // hasCompose tells whether docker can run the lab's compose file here;
 // without it, down means the native stack.
 func hasCompose(dir string) bool {
@@ -45,7 +50,9 @@ Examples:
 				if len(args) != 1 {
 					return usagef("down takes one rendered lab directory")
 				}
-				if lay, err := native.NewLayout(args[0]); err == nil && (lay.Running() || !hasCompose(args[0])) {
+				// The native stack when one runs or ran here (its state is
+				// there), or when compose cannot run at all.
+				if lay, err := native.NewLayout(args[0]); err == nil && (lay.Running() || exists(lay.State) || !hasCompose(args[0])) {
 					if err := labdir.Check(args[0]); err != nil {
 						return &exitError{code: ExitRunFailed, msg: err.Error()}
 					}
