@@ -19,6 +19,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/labgen/labgen/internal/atomicfile"
 )
 
 // Format is the version of record.json's layout.
@@ -391,10 +393,10 @@ func Write(dir string, r *Record, m *Masker) error {
 		j = m.MaskJSON(j)
 		md = m.Mask(md)
 	}
-	if err := writeAtomic(filepath.Join(dir, JSONName), j); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, JSONName), j, 0o644); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, MarkdownName), md)
+	return atomicfile.Write(filepath.Join(dir, MarkdownName), md, 0o644)
 }
 
 // Marshal encodes the record as indented JSON.
@@ -407,30 +409,6 @@ func Marshal(r *Record) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename this is a no-op
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 // Read reads a record from its record.json or its directory.
