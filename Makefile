@@ -16,9 +16,10 @@ help: ## list the targets
 demo: ## the main job, no Docker: install what is missing, render the seed lab, bring its native stack up, run all experiments, print the record
 	./scripts/demo.sh
 
-e2e: ## CI: every experiment of both labs end to end on a fresh native stack (run --strict), down, nothing left behind
+e2e: ## CI: every experiment of the labs end to end on a fresh native stack (run --strict), down, nothing left behind
 	./scripts/e2e.sh labs/orders out/e2e
 	./scripts/e2e.sh labs/sensors out/e2e-sensors
+	./scripts/e2e.sh labs/orders_pg out/e2e-orders-pg
 
 build: ## build bin/labgen
 	$(GO) build -o $(BIN) ./cmd/labgen

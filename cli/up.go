@@ -32,8 +32,8 @@ background, with its state, logs and configuration under OUT/.native/.
 The first start downloads what the engines need (about 1.5 GB: Maven jars
 checked against labgen.lock, a Python virtualenv for chdb) into
 ~/.cache/labgen and ~/.m2; later starts take well under a minute. It needs
-java (17), mvn, python3 with venv, and mariadb-server; labgen says which
-one is missing. Then the lab's streaming jobs are submitted, as compose's
+java (17), mvn, python3 with venv, and mariadb-server (postgresql for a
+lab whose source is PostgreSQL); labgen says which one is missing. Then the lab's streaming jobs are submitted, as compose's
 job-submitter does. labgen down OUT stops it all.
 
 Examples:

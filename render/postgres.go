@@ -77,7 +77,10 @@ func postgresSchema(l *schemas.Lab) []byte {
 		}
 	}
 	if len(names) > 0 {
-		fmt.Fprintf(&b, "\n-- What Flink's CDC sources read (pgoutput).\nCREATE PUBLICATION %s FOR TABLE %s;\n", postgresPublication, strings.Join(names, ", "))
+		// Guarded: CREATE PUBLICATION has no IF NOT EXISTS, and the native
+		// stack applies the schema on every start.
+		fmt.Fprintf(&b, "\n-- What Flink's CDC sources read (pgoutput).\nDO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = '%s') THEN\n    CREATE PUBLICATION %s FOR TABLE %s;\n  END IF;\nEND\n$$;\n",
+			postgresPublication, postgresPublication, strings.Join(names, ", "))
 	}
 	return []byte(b.String())
 }

@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/labgen/labgen/runtime/labdir"
@@ -18,6 +19,9 @@ type Service struct {
 	Env []string
 	// Dir is the working directory ("" is the service's data directory).
 	Dir string
+	// Credential is whom the process runs as (nil: the supervisor's
+	// user); PostgreSQL refuses to run as root.
+	Credential *syscall.Credential
 	// Files are written (absolute paths) before every start.
 	Files map[string][]byte
 	// Needs are services that must be healthy before this one starts.
@@ -101,7 +105,7 @@ func Cache() string {
 // Ports are where the native services listen, all on 127.0.0.1. The
 // published ports come from lab.json; the others are fixed here.
 type Ports struct {
-	MySQL, Kafka, FlinkREST, Gateway, ClickHouseHTTP, Console int
-	KafkaController, ZooKeeper, FlussCoordinator, FlussTablet int
-	FlinkRPC, FlinkBlob                                       int
+	MySQL, Postgres, Kafka, FlinkREST, Gateway, ClickHouseHTTP, Console int
+	KafkaController, ZooKeeper, FlussCoordinator, FlussTablet           int
+	FlinkRPC, FlinkBlob                                                 int
 }

@@ -55,6 +55,7 @@ func PortsOf(lab *labdir.Lab) Ports {
 	// for those the stack does not run.
 	s := lab.Lab.Stack
 	p.MySQL = s.Port("mysql", "mysql")
+	p.Postgres = s.Port("postgres", "postgres")
 	p.Kafka = s.Port("kafka", "kafka")
 	p.FlinkREST, p.Gateway = s.Port("flink", "ui"), s.Port("flink", "gateway")
 	p.ClickHouseHTTP = s.Port("clickhouse", "http")
@@ -91,6 +92,13 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 		}
 		p.Services = append(p.Services, svc)
 	}
+	if pg := s.Postgres; pg != nil {
+		svc, err := postgresService(lay, ports.Postgres, pg.Database, files["sql/postgres/schema.sql"], files["sql/postgres/users.sql"], env)
+		if err != nil {
+			return nil, err
+		}
+		p.Services = append(p.Services, svc)
+	}
 	if err := p.addJVMServices(ctx, lab, files, progress); err != nil {
 		return nil, err
 	}
@@ -108,11 +116,12 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 		}
 		p.Services = append(p.Services, svc)
 	}
-	if s.MySQL != nil {
+	// The producer writes the lab's source database.
+	if source := lab.Lab.SourceStore(); source != "" {
 		p.Services = append(p.Services, Service{
 			Name:   "producer",
 			Argv:   []string{labgen, "produce", lab.Dir},
-			Needs:  []string{"mysql"},
+			Needs:  []string{source},
 			Health: Probe{Func: func(context.Context) error { return nil }},
 			Memory: "≈30m",
 		})
@@ -121,6 +130,9 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 		needs := []string{}
 		if s.MySQL != nil {
 			needs = append(needs, "mysql")
+		}
+		if s.Postgres != nil {
+			needs = append(needs, "postgres")
 		}
 		if s.ClickHouse != nil {
 			needs = append(needs, "clickhouse")

@@ -316,6 +316,11 @@ func (s *Supervisor) spawn(sv *supervised) error {
 	cmd := exec.Command(sv.Argv[0], sv.Argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), sv.Env...)
+	if sv.Credential != nil {
+		// StartProc keeps the credential and sets the parent-death signal
+		// after the change of user.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: sv.Credential}
+	}
 	appendLine(s.lay.Log(sv.Name), fmt.Sprintf("\n==== %s labgen starts %s: %s\n", time.Now().UTC().Format(time.RFC3339), sv.Name, strings.Join(sv.Argv, " ")))
 	p, err := testproc.StartProc(sv.Name, cmd, s.lay.Log(sv.Name), "")
 	if err != nil {
