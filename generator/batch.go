@@ -1,6 +1,9 @@
 package generator
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // batch is a group of events written together, in one transaction, as
 // multi-row statements: the parents' INSERTs, then the follow-ups'
@@ -105,7 +108,8 @@ func (c *chunks) room(l *batchLimits) *stmt {
 		}
 	}
 	if c.n == len(c.list) {
-		s := &stmt{d: c.proto.d, head: c.proto.head, tail: c.proto.tail, idem: c.proto.idem}
+		pr := c.proto
+		s := &stmt{d: pr.d, head: pr.head, tail: pr.tail, idem: pr.idem, table: pr.table, cols: pr.cols, keys: pr.keys, update: pr.update}
 		s.reset()
 		c.list = append(c.list, s)
 	}
@@ -129,11 +133,23 @@ type stmt struct {
 	idem string
 	buf  []byte // head + rows so far
 	rows int
+	// ends is where each row ends in buf, for writing the rows one by
+	// one when the server rejects a value (rejected.go).
+	ends []int
+	// table is the table written, cols the columns of a row's values
+	// (an update's: the parent's key, then the columns it sets), keys
+	// the positions of the key columns among them; update tells an
+	// UPDATE from an INSERT.
+	table  string
+	cols   []string
+	keys   []int
+	update bool
 }
 
 func (s *stmt) reset() {
 	s.buf = append(s.buf[:0], s.head...)
 	s.rows = 0
+	s.ends = s.ends[:0]
 }
 
 // sql is the finished statement, in its idempotent form or not.
@@ -169,7 +185,12 @@ func insertStmt(d *Dialect, t *Table) *stmt {
 		}
 		idem = " ON DUPLICATE KEY UPDATE " + k + "=" + k
 	}
-	s := &stmt{d: d, head: h.String(), idem: idem}
+	s := &stmt{d: d, head: h.String(), idem: idem, table: t.SQLName, cols: t.Columns}
+	for _, k := range t.Key {
+		if i := slices.Index(t.Columns, k); i >= 0 {
+			s.keys = append(s.keys, i)
+		}
+	}
 	s.reset()
 	return s
 }
@@ -206,6 +227,11 @@ func updateStmt(d *Dialect, parent *Table, cols []string, fields []*field) *stmt
 	} else {
 		tail := ") AS u ON " + on.String() + " SET " + set.String()
 		s = &stmt{d: d, head: "UPDATE " + d.quoteID(parent.SQLName) + " AS t JOIN (", tail: tail, idem: tail}
+	}
+	s.table, s.update = parent.SQLName, true
+	s.cols = append(slices.Clip(parent.Key), cols...)
+	for i := range parent.Key {
+		s.keys = append(s.keys, i)
 	}
 	s.reset()
 	return s
@@ -429,6 +455,7 @@ func (b *batch) appendParent(st *stmt, bs *batchStream, k int) {
 	}
 	st.buf = append(buf, ')')
 	st.rows++
+	st.ends = append(st.ends, len(st.buf))
 }
 
 func appendRow(st *stmt, s *Stream, fields []*field, e *ectx) *stmt {
@@ -445,6 +472,7 @@ func appendRow(st *stmt, s *Stream, fields []*field, e *ectx) *stmt {
 	}
 	st.buf = append(buf, ')')
 	st.rows++
+	st.ends = append(st.ends, len(st.buf))
 	return st
 }
 
@@ -474,6 +502,7 @@ func appendUpdate(st *stmt, s *Stream, keys []*field, pe *ectx, set []*field, e 
 	}
 	st.buf = buf
 	st.rows++
+	st.ends = append(st.ends, len(st.buf))
 	return st
 }
 

@@ -83,6 +83,16 @@ func (m *MySQL) explainMySQL(err error, table string) error {
 			return fmt.Errorf("MySQL at %s has no database %q; create the lab's schema first (sql/mysql/schema.sql of the rendered lab)", m.cfg.Addr, m.cfg.DBName)
 		case 1062: // ER_DUP_ENTRY
 			return fmt.Errorf("%w in %s: %s", ErrDuplicateKey, table, me.Message)
+		case 1406, // ER_DATA_TOO_LONG
+			1264, // ER_WARN_DATA_OUT_OF_RANGE
+			1366, // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
+			1292, // ER_TRUNCATED_WRONG_VALUE (dates)
+			1048: // ER_BAD_NULL_ERROR
+			e := &RejectedError{Server: "MySQL", Table: table, Reason: me.Error()}
+			if m := mysqlColumnRE.FindStringSubmatch(me.Message); m != nil {
+				e.Column = m[1]
+			}
+			return e
 		case 1046: // ER_NO_DB_ERROR
 			return fmt.Errorf("no database selected: name one in --mysql, as in user:password@tcp(host:3306)/shop")
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -43,6 +45,7 @@ func OpenPostgres(ctx context.Context, cfg *pgx.ConnConfig) (*Postgres, error) {
 	db.SetConnMaxLifetime(time.Hour)
 	p := &Postgres{sqlSink: sqlSink{db: db, d: PostgresDialect}, cfg: cfg}
 	p.explain = p.explainPostgres
+	p.column = p.rejectedColumnPostgres
 	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
@@ -79,6 +82,8 @@ func (p *Postgres) explainPostgres(err error, table string) error {
 			return fmt.Errorf("PostgreSQL at %s has no database %q; create the lab's schema first (sql/postgres/schema.sql of the rendered lab)", p.addr(), p.cfg.Database)
 		case pe.Code == "23505": // unique_violation
 			return fmt.Errorf("%w in %s: %s", ErrDuplicateKey, table, pe.Message)
+		case strings.HasPrefix(pe.Code, "22") || pe.Code == "23502": // data_exception, not_null_violation
+			return &RejectedError{Server: "PostgreSQL", Table: table, Column: pe.ColumnName, Reason: fmt.Sprintf("%s (SQLSTATE %s)", pe.Message, pe.Code)}
 		case isTransientPostgres(pe.Code):
 			return Transient(fmt.Errorf("PostgreSQL at %s: %s (SQLSTATE %s)", p.addr(), pe.Message, pe.Code))
 		}
@@ -109,4 +114,56 @@ func isTransientPostgres(code string) bool {
 		return true
 	}
 	return len(code) == 5 && code[:2] == "08"
+}
+
+// rejectedColumnPostgres finds the column of a refused row whose value
+// does not fit its declared type, from information_schema: PostgreSQL's
+// "value too long" and "numeric field overflow" do not name it.
+func (p *Postgres) rejectedColumnPostgres(ctx context.Context, r *rowStmt, e *RejectedError) string {
+	rows, err := p.db.QueryContext(ctx, `SELECT column_name, data_type, character_maximum_length, numeric_precision, numeric_scale
+		FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, r.table)
+	if err != nil {
+		return ""
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, typ string
+		var charMax, prec, scale *int64
+		if rows.Scan(&name, &typ, &charMax, &prec, &scale) != nil {
+			return ""
+		}
+		v, ok := r.value(name)
+		if !ok || v == "NULL" {
+			continue
+		}
+		if charMax != nil && strings.HasPrefix(v, "'") {
+			s := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(v, "'"), "'"), "''", "'")
+			if int64(len([]rune(s))) > *charMax {
+				return name
+			}
+			continue
+		}
+		if !isNumber(v) {
+			continue
+		}
+		switch typ {
+		case "smallint", "integer", "bigint":
+			bits := map[string]int{"smallint": 16, "integer": 32, "bigint": 64}[typ]
+			if _, err := strconv.ParseInt(v, 10, bits); err != nil {
+				return name
+			}
+		case "numeric":
+			if prec == nil || scale == nil {
+				continue
+			}
+			d := strings.TrimLeft(strings.TrimPrefix(v, "-"), "0")
+			if i := strings.IndexAny(d, ".eE"); i >= 0 {
+				d = d[:i]
+			}
+			if int64(len(d)) > *prec-*scale {
+				return name
+			}
+		}
+	}
+	return ""
 }

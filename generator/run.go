@@ -509,6 +509,10 @@ func (r *runner) write(ctx context.Context, b *batch) error {
 		actx, cancel := context.WithTimeout(ctx, o.AttemptTimeout)
 		err := r.sink.Write(actx, stmts)
 		cancel()
+		if errors.Is(err, ErrRejected) && ctx.Err() == nil {
+			// Find the row, keep those before it, stop.
+			err = r.isolateRejected(ctx, b, err)
+		}
 		if err != nil && attempt == 1 {
 			// Whatever happened, the first attempt may have committed:
 			// from now on, only idempotent statements.

@@ -16,6 +16,9 @@ type sqlSink struct {
 	// explain turns a driver error into a one-line message, marked
 	// Transient when the server may come back.
 	explain func(err error, table string) error
+	// column names the column a rejected value was for when the
+	// server's error does not (nil: the error always does).
+	column func(ctx context.Context, r *rowStmt, e *RejectedError) string
 }
 
 // Dialect is how the sink's server spells statements.

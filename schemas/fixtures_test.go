@@ -354,9 +354,12 @@ func TestPinnedRanges(t *testing.T) {
 			`misspelt.sql:3,13-18: Output column not in the written table; Job misspelt writes wide, which has no column "amont". Did you mean amount?`,
 			`misspelt.sql:4,3-32: Output column without a name; Flink names this column EXPR$n, so it cannot be inserted into wide by name; end it with AS <column>.`,
 			"reserved.sql:4,3-8: Reserved word as a name; VIEWS is a reserved word in Flink's SQL; as a name it must be quoted: `views`.",
+			`types.sql:4,3-37: Output column type does not fit; Job wrong_types writes DOUBLE into wide.amount, which is DECIMAL(12,2); Flink does not cast it implicitly and rejects the INSERT ("Incompatible types for sink column"). Write CAST(… AS DECIMAL(12,2)).`,
+			`types.sql:5,3-16: Output column type does not fit; Job wrong_types writes a string literal into wide.paid, which is BOOLEAN; Flink does not cast it implicitly and rejects the INSERT ("Incompatible types for sink column"). Write CAST(… AS BOOLEAN).`,
 			`undeclared.sql:4,6-10: Query reads an undeclared table; The query of job file_undeclared names wide, which is not in its reads; add table.wide to reads so its definition is rendered.`,
 			`undeclared.sql:5,6-13: Query reads an undeclared table; The query of job file_undeclared names nowhere, but no table of this lab is called so; declare it and add it to reads.`,
 			`lab.hcl:38,97-105: Query reads an undeclared table; The query of job plain_undeclared names payments, which is not in its reads; add table.payments to reads so its definition is rendered.`,
+			`lab.hcl:85,20-56: Output column type does not fit; Job wrong_types_inline writes STRING into wide.order_id, which is BIGINT; Flink does not cast it implicitly and rejects the INSERT ("Incompatible types for sink column"). Write CAST(… AS BIGINT).`,
 			"reserved.sql:1,28-32: Reserved word as a name; RANK is a reserved word in MySQL's SQL; as a name it must be quoted: `rank`.",
 		}},
 		{"invalid/missing_lab", []string{

@@ -153,6 +153,7 @@ func (d *decoder) checkJobOutput(j *Job, src *sqlSource, toks []flinksql.Token, 
 			return
 		}
 	}
+	d.checkJobOutputTypes(j, src, toks, items, out)
 	seen := map[string]bool{}
 	for _, it := range items {
 		if it.Name == "" {
@@ -249,4 +250,184 @@ func (d *decoder) checkPresetSQL(p *Preset, src *sqlSource) {
 		}
 	}
 	d.warnReserved("mysql", "MySQL", p.SQL, src, flinksql.Lex(p.SQL), names)
+}
+
+// sqlType is what the output check knows of an item's type: its family
+// and, for numbers, its rank in Flink's implicit widening order (TINYINT
+// < SMALLINT < INT < BIGINT < DECIMAL < FLOAT < DOUBLE).
+type sqlType struct {
+	family string // "number", "string", "boolean", "time"
+	rank   int
+	name   string // as written in messages
+}
+
+var numberRank = map[TypeKind]int{TypeTinyInt: 1, TypeSmallInt: 2, TypeInt: 3, TypeBigInt: 4, TypeDecimal: 5, TypeFloat: 6, TypeDouble: 7}
+
+func typeOfColumn(t LogicalType) sqlType {
+	switch {
+	case numberRank[t.Kind] > 0:
+		return sqlType{family: "number", rank: numberRank[t.Kind], name: t.Flink()}
+	case t.Kind == TypeString:
+		return sqlType{family: "string", name: t.Flink()}
+	case t.Kind == TypeBoolean:
+		return sqlType{family: "boolean", name: t.Flink()}
+	case t.Kind == TypeDate || t.Kind == TypeTimestamp:
+		return sqlType{family: "time", name: t.Flink()}
+	}
+	return sqlType{}
+}
+
+// castTypes are the Flink type names a CAST may name, by their first word.
+var castTypes = map[string]sqlType{
+	"TINYINT": {"number", 1, "TINYINT"}, "SMALLINT": {"number", 2, "SMALLINT"}, "INT": {"number", 3, "INT"},
+	"INTEGER": {"number", 3, "INT"}, "BIGINT": {"number", 4, "BIGINT"}, "DECIMAL": {"number", 5, "DECIMAL"},
+	"DEC": {"number", 5, "DECIMAL"}, "NUMERIC": {"number", 5, "DECIMAL"}, "FLOAT": {"number", 6, "FLOAT"},
+	"REAL": {"number", 6, "FLOAT"}, "DOUBLE": {"number", 7, "DOUBLE"},
+	"STRING": {"string", 0, "STRING"}, "VARCHAR": {"string", 0, "VARCHAR"}, "CHAR": {"string", 0, "CHAR"},
+	"BOOLEAN": {"boolean", 0, "BOOLEAN"},
+	"DATE":    {"time", 0, "DATE"}, "TIMESTAMP": {"time", 0, "TIMESTAMP"}, "TIMESTAMP_LTZ": {"time", 0, "TIMESTAMP_LTZ"},
+}
+
+// assignable tells whether Flink inserts a value of type from into a
+// column of type to without an explicit CAST, conservatively: a
+// different family never, a number only into a number of the same or a
+// higher rank; within strings and times anything (lengths and precisions
+// are cast implicitly).
+func assignable(from, to sqlType) bool {
+	if from.family != to.family {
+		return false
+	}
+	return from.family != "number" || from.rank <= to.rank
+}
+
+// itemType is the type of a SELECT item when it is obvious: a literal, a
+// CAST, or (when columns is not nil) a plain reference to a column of a
+// read table whose columns of that name all have one type. ok is false
+// otherwise. A literal number is only known to be a number: Flink types
+// it by its digits.
+func itemType(toks []flinksql.Token, it flinksql.Item, columns map[string][]LogicalType) (t sqlType, literal, ok bool) {
+	var expr []flinksql.Token
+	for _, tk := range toks {
+		if tk.Pos >= it.Pos && tk.End <= it.End {
+			expr = append(expr, tk)
+		}
+	}
+	if len(expr) == 0 {
+		return sqlType{}, false, false
+	}
+	// The alias, unless the item is a plain reference named by its
+	// last part.
+	if !isRef(expr) && it.Name != "" && len(expr) >= 2 && expr[len(expr)-1].Pos == it.NamePos {
+		expr = expr[:len(expr)-1]
+		if len(expr) >= 2 && expr[len(expr)-1].Is("AS") {
+			expr = expr[:len(expr)-1]
+		}
+	}
+	if isRef(expr) {
+		if columns == nil {
+			return sqlType{}, false, false
+		}
+		cands := columns[expr[len(expr)-1].Text]
+		if len(cands) == 0 {
+			return sqlType{}, false, false
+		}
+		t := typeOfColumn(cands[0])
+		for _, c := range cands[1:] {
+			if typeOfColumn(c) != t {
+				return sqlType{}, false, false
+			}
+		}
+		return t, false, t.family != ""
+	}
+	if len(expr) == 1 {
+		switch e := expr[0]; {
+		case e.Kind == flinksql.String:
+			return sqlType{family: "string", name: "a string literal"}, true, true
+		case e.Kind == flinksql.Number:
+			return sqlType{family: "number", name: "a number literal"}, true, true
+		case e.Is("TRUE") || e.Is("FALSE"):
+			return sqlType{family: "boolean", name: "BOOLEAN"}, true, true
+		}
+		return sqlType{}, false, false
+	}
+	// CAST(… AS type): the type is the word after the last AS at the
+	// CAST's own depth, and the CAST spans the whole expression.
+	if len(expr) >= 6 && (expr[0].Is("CAST") || expr[0].Is("TRY_CAST")) && expr[1].Text == "(" && expr[len(expr)-1].Text == ")" {
+		depth, as := 0, -1
+		for k := 1; k < len(expr); k++ {
+			switch {
+			case expr[k].Kind == flinksql.Symbol && expr[k].Text == "(":
+				depth++
+			case expr[k].Kind == flinksql.Symbol && expr[k].Text == ")":
+				depth--
+				if depth == 0 && k != len(expr)-1 {
+					return sqlType{}, false, false
+				}
+			case depth == 1 && expr[k].Is("AS"):
+				as = k
+			}
+		}
+		if as > 0 && as+1 < len(expr) {
+			if ct, ok := castTypes[strings.ToUpper(expr[as+1].Text)]; ok && expr[as+1].Kind == flinksql.Word {
+				return ct, false, true
+			}
+		}
+	}
+	return sqlType{}, false, false
+}
+
+// isRef tells whether expr is a plain column reference: col, t.col,
+// db.t.col (TRUE, FALSE and NULL are words, not columns).
+func isRef(expr []flinksql.Token) bool {
+	if len(expr)%2 == 0 || len(expr) == 1 && (expr[0].Is("TRUE") || expr[0].Is("FALSE") || expr[0].Is("NULL")) {
+		return false
+	}
+	for k, tk := range expr {
+		if k%2 == 0 && !tk.Ident() || k%2 == 1 && !(tk.Kind == flinksql.Symbol && tk.Text == ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// checkJobOutputTypes warns about output columns whose type, where it is
+// obvious, Flink would not insert into the written column without a
+// CAST ("Incompatible types for sink column").
+func (d *decoder) checkJobOutputTypes(j *Job, src *sqlSource, toks []flinksql.Token, items []flinksql.Item, out *Table) {
+	// Column references are typed only in a query with one SELECT: a
+	// subquery or a WITH may give a name another type.
+	var columns map[string][]LogicalType
+	selects := 0
+	for _, t := range toks {
+		if t.Is("SELECT") {
+			selects++
+		}
+	}
+	if selects == 1 {
+		columns = map[string][]LogicalType{}
+		for _, r := range j.Reads {
+			if t := d.lab.Table(r); t != nil {
+				for _, c := range t.Columns {
+					columns[c.Name] = append(columns[c.Name], c.Type)
+				}
+			}
+		}
+	}
+	for _, it := range items {
+		c := out.Column(it.Name)
+		if it.Star || it.Name == "" || c == nil {
+			continue
+		}
+		to := typeOfColumn(c.Type)
+		from, literal, ok := itemType(toks, it, columns)
+		if !ok || to.family == "" {
+			continue
+		}
+		if literal && from.family == to.family {
+			continue
+		}
+		if !assignable(from, to) {
+			d.warnf(src.rng(it.Pos, it.End), "Output column type does not fit", "Job %s writes %s into %s.%s, which is %s; Flink does not cast it implicitly and rejects the INSERT (\"Incompatible types for sink column\"). Write CAST(… AS %s).", j.Name, from.name, out.Name, c.Name, to.name, to.name)
+		}
+	}
 }

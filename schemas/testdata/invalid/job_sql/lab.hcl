@@ -69,6 +69,22 @@ job "star" {
   query  = "SELECT * FROM wide"
 }
 
+# Output types Flink does not cast implicitly (item 2): warned where the
+# type is obvious (a column of a read table, a literal, a CAST).
+job "wrong_types" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.wide
+  query  = file("jobs/types.sql")
+}
+
+job "wrong_types_inline" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.wide
+  query  = "SELECT CAST(order_id AS STRING) AS order_id, amount, FALSE AS paid FROM orders" # WARNING: Output column type does not fit
+}
+
 # Reserved words as bare names (item 6).
 job "reserved" {
   mode   = "streaming"
