@@ -68,7 +68,7 @@ func local(port int) string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(
 // FaceFiles renders the files whose contents depend on the face: the
 // Flink jobs, the MySQL users and the ClickHouse schema, at the same paths
 // as in the lab directory. The native stack renders them into its state
-// directory from lab.json; the compose face's are part of Render.
+// directory from lab.json; Render writes the compose face's through it.
 func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
 	if f.Name == "" {
 		return nil, fmt.Errorf("render: a face needs a name")
@@ -88,6 +88,8 @@ func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
 	if l.Stack.Flink != nil {
 		servers := serverIDs(l)
 		for _, j := range l.Jobs {
+			// An unavailable job has nothing to run against; lab.json and
+			// the runbook say why it is missing.
 			if j.Unavailable == "" {
 				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, f)
 			}

@@ -68,32 +68,23 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 	files["lab.json"] = labJSON
 	files[".env"] = envFile(l)
 
+	// The files that depend on where services find each other are the
+	// compose face's here; the native stack renders its own face the same way.
+	face, err := FaceFiles(l, ComposeFace)
+	if err != nil {
+		return nil, err
+	}
+	for p, b := range face {
+		files[p] = b
+	}
 	if l.Stack.MySQL != nil {
-		files["sql/mysql/schema.sql"] = mysqlSchema(l)
-		files["sql/mysql/users.sql"] = mysqlUsers(l, ComposeFace)
 		files["sql/mysql/init-users.sh"] = mysqlInitScript(l)
 	}
 	if l.Stack.Postgres != nil {
-		files["sql/postgres/schema.sql"] = postgresSchema(l)
-		files["sql/postgres/users.sql"] = postgresUsers(l)
 		files["sql/postgres/init-users.sh"] = postgresInitScript(l)
 	}
 	if l.Stack.ClickHouse != nil {
-		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l, ComposeFace)
 		files["clickhouse/users.xml"] = clickhouseUsers(l)
-	}
-	if l.Stack.Flink != nil {
-		servers := serverIDs(l)
-		for _, j := range l.Jobs {
-			// An unavailable job has nothing to run against; lab.json and
-			// the runbook say why it is missing.
-			if j.Unavailable == "" {
-				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, ComposeFace)
-			}
-		}
-		if sql := flinkLakeTables(l, ComposeFace); sql != nil {
-			files[LakeTablesFile] = sql
-		}
 	}
 	for _, p := range l.Presets {
 		files["sql/presets/"+p.Engine+"/"+p.Name+".sql"] = []byte(strings.TrimSuffix(strings.TrimSpace(p.SQL), ";") + ";\n")
