@@ -12,7 +12,7 @@ import "embed"
 // package starts to embed files, add them here: render's
 // TestSourceBuildsTheCommand compares this list with `go list -deps`.
 //
-//go:embed go.mod go.sum source.go cmd/labgen/*.go cli/*.go render/*.go schemas/*.go sqlread/*.go flinksql/*.go
+//go:embed go.mod go.sum source.go cmd/labgen/*.go cli/*.go render/*.go render/templates/*.tmpl schemas/*.go sqlread/*.go flinksql/*.go
 //go:embed generator/*.go runtime/*/*.go runtime/console/web publish/*.go publish/page.html.tmpl publish/style.css
 //go:embed internal/testproc/*.go internal/atomicfile/*.go native/chdb/*.go native/chdb/front.py native/chdb/requirements.txt
 //go:embed native/engines/*.go native/engines/*.xml native/engines/*.properties native/engines/*/*.xml

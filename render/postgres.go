@@ -111,17 +111,9 @@ ALTER ROLE :"reader_user" SET default_transaction_read_only = on;
 }
 
 // postgresInitScript runs once, on the postgres container's first start,
-// after the schema (the image runs /docker-entrypoint-initdb.d in order).
-func postgresInitScript(l *schemas.Lab) []byte {
-	return []byte("#!/bin/sh\n" + generated(l, "#") + `# Creates the lab's users with the names and passwords compose passes in
-# from .env. The postgres image runs it once, on an empty data volume.
-set -eu
-psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" \
-	-v app_user="$POSTGRES_APP_USER" -v app_password="$POSTGRES_APP_PASSWORD" \
-	-v cdc_user="$POSTGRES_CDC_USER" -v cdc_password="$POSTGRES_CDC_PASSWORD" \
-	-v reader_user="$POSTGRES_READER_USER" -v reader_password="$POSTGRES_READER_PASSWORD" \
-	-f ` + LabMount + `/sql/postgres/users.sql
-`)
+// after the schema (templates/postgres-init-users.sh.tmpl).
+func postgresInitScript(l *schemas.Lab) ([]byte, error) {
+	return execTemplate("postgres-init-users.sh", newScriptData(l))
 }
 
 func postgresService(l *schemas.Lab) types.ServiceConfig {

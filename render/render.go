@@ -78,10 +78,14 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		files[p] = b
 	}
 	if l.Stack.MySQL != nil {
-		files["sql/mysql/init-users.sh"] = mysqlInitScript(l)
+		if files["sql/mysql/init-users.sh"], err = mysqlInitScript(l); err != nil {
+			return nil, err
+		}
 	}
 	if l.Stack.Postgres != nil {
-		files["sql/postgres/init-users.sh"] = postgresInitScript(l)
+		if files["sql/postgres/init-users.sh"], err = postgresInitScript(l); err != nil {
+			return nil, err
+		}
 	}
 	if l.Stack.ClickHouse != nil {
 		files["clickhouse/users.xml"] = clickhouseUsers(l)

@@ -132,25 +132,10 @@ CREATE USER IF NOT EXISTS '${MYSQL_READER_USER}'@'%' IDENTIFIED BY '${MYSQL_READ
 	return []byte(b.String())
 }
 
-// mysqlInitScript runs once, on the MySQL container's first start. The
-// values are escaped for MySQL's single-quoted string literals (\ and ');
-// sed is not used: |, & and \ in a value would change its meaning there.
-func mysqlInitScript(l *schemas.Lab) []byte {
-	return []byte("#!/bin/sh\n" + generated(l, "#") + `# Creates the lab's users with the names and passwords compose passes in
-# from .env. The MySQL image runs it once, on an empty data volume.
-set -eu
-` + sqlSubstShell + `
-# sql_escape VALUE: VALUE inside a MySQL string literal.
-sql_escape() {
-	replace_all "$(replace_all "$1" "\\" "\\\\")" "'" "\\'"
-}
-
-sql_subst "${LAB:-` + LabMount + `}/sql/mysql/users.sql" \
-	MYSQL_APP_USER MYSQL_APP_PASSWORD \
-	MYSQL_CDC_USER MYSQL_CDC_PASSWORD \
-	MYSQL_READER_USER MYSQL_READER_PASSWORD |
-	MYSQL_PWD="$MYSQL_ROOT_PASSWORD" mysql -uroot
-`)
+// mysqlInitScript runs once, on the MySQL container's first start: it
+// fills users.sql's placeholders from .env (templates/mysql-init-users.sh.tmpl).
+func mysqlInitScript(l *schemas.Lab) ([]byte, error) {
+	return execTemplate("mysql-init-users.sh", newScriptData(l))
 }
 
 func quoteCH(id string) string { return "`" + strings.ReplaceAll(id, "`", "\\`") + "`" }

@@ -16,7 +16,9 @@ func renderStack(l *schemas.Lab, opts Options, files Files) error {
 		files["flink/Dockerfile"] = flinkDockerfile(l, jars)
 		files["flink/config.yaml"] = flinkConfig(l)
 		files["flink/entrypoint.sh"] = flinkEntrypoint(l)
-		files["scripts/flink-jobs.sh"] = flinkJobsScript(l, jars)
+		if files["scripts/flink-jobs.sh"], err = flinkJobsScript(l, jars); err != nil {
+			return err
+		}
 	}
 	if needsLabgenImage(l) {
 		files["labgen/Dockerfile"] = labgenDockerfile(l, opts)
@@ -36,6 +38,6 @@ func renderStack(l *schemas.Lab, opts Options, files Files) error {
 		return err
 	}
 	files["compose.yaml"] = compose
-	files["stream-lab"] = streamLab(l, st)
-	return nil
+	files["stream-lab"], err = streamLab(l, st)
+	return err
 }
