@@ -409,7 +409,9 @@ func TestComposeKafka(t *testing.T) {
 }
 
 // TestScriptsPassShellcheck runs sh -n and shellcheck on every script the
-// render writes.
+// render writes, for the seed lab's variants and every feature case
+// (testdata/cases): the scripts are templates whose parts each feature
+// turns on or off.
 func TestScriptsPassShellcheck(t *testing.T) {
 	shellcheck, err := exec.LookPath("shellcheck")
 	if err != nil {
@@ -419,9 +421,20 @@ func TestScriptsPassShellcheck(t *testing.T) {
 		}
 		t.Skip(msg + "; set LABGEN_TEST_SERVERS=require to fail instead")
 	}
+	type labCase struct {
+		name string
+		lab  func(testing.TB) *schemas.Lab
+	}
+	var labs []labCase
 	for _, v := range stackVariants {
+		labs = append(labs, labCase{v.name, func(t testing.TB) *schemas.Lab { return stackLab(t, v.vars, v.adjust) }})
+	}
+	for _, c := range featureCases(t) {
+		labs = append(labs, labCase{"case-" + c.name, c.load})
+	}
+	for _, v := range labs {
 		t.Run(v.name, func(t *testing.T) {
-			files := stackRender(t, stackLab(t, v.vars, v.adjust), Options{NoSource: true})
+			files := stackRender(t, v.lab(t), Options{NoSource: true})
 			dir := t.TempDir()
 			if err := Write(dir, files); err != nil {
 				t.Fatal(err)
