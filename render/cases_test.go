@@ -162,3 +162,33 @@ func TestFeatureCases(t *testing.T) {
 		})
 	}
 }
+
+// Compose's health checks are the registry's: each service that keeps
+// running has its description's, a one-shot service none, in the seed
+// lab and every case.
+func TestHealthChecksFromRegistry(t *testing.T) {
+	labs := map[string]*schemas.Lab{"seed": loadSeed(t, nil)}
+	for _, c := range featureCases(t) {
+		labs[c.name] = c.load(t)
+	}
+	for name, l := range labs {
+		st := buildStack(l, Files{})
+		for _, svc := range st.services() {
+			hc := st.project.Services[svc].HealthCheck
+			if st.oneShot[svc] {
+				if hc != nil {
+					t.Errorf("%s: one-shot %s has a health check", name, svc)
+				}
+				continue
+			}
+			d := schemas.Service(svc)
+			if hc == nil || d == nil || d.Health == nil {
+				t.Errorf("%s: %s has no health check", name, svc)
+				continue
+			}
+			if got, want := hc.Test[1], d.Health.Test(l); got != want {
+				t.Errorf("%s: %s's health check is %q, its description's %q", name, svc, got, want)
+			}
+		}
+	}
+}

@@ -207,6 +207,10 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 	add := func(name string, svc types.ServiceConfig, d deps) {
 		svc.Name = name
 		svc.DependsOn = d.config()
+		// Its health check is its description's (schemas' registry).
+		if d := schemas.Service(name); d != nil && d.Health != nil {
+			svc.HealthCheck = health(d.Health.Test(l), d.Health.Interval, d.Health.StartPeriod, d.Health.Retries)
+		}
 		if st.oneShot[name] {
 			svc.Restart = types.RestartPolicyNo
 		} else {
@@ -267,7 +271,7 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		add("sql-gateway", gatewayService(l, image), deps{"jobmanager": healthy})
 
 		if s.Fluss != nil {
-			oneShot("tiering", flinkTool(l, image, "tiering"), cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
+			oneShot("tiering", flinkTool(l, image, "tiering", "tiering"), cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
 		}
 		submit := cluster.with(nil)
 		if s.MySQL != nil {
@@ -290,9 +294,9 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		// JobManager has no high availability, so after it restarts (a
 		// crash, a Docker restart) or the restart strategy gives up, the
 		// jobs are gone until something submits them again.
-		add("job-submitter", jobSubmitterService(l, image), submit)
-		if s.BatchLoop != nil && len(availableJobs(l, schemas.ModeBatch)) > 0 {
-			add("batch-loop", batchLoopService(l, image), deps{"job-submitter": healthy})
+		add("job-submitter", flinkTool(l, image, "job-submitter", "keep"), submit)
+		if s.BatchLoop != nil && len(l.AvailableJobs(schemas.ModeBatch)) > 0 {
+			add("batch-loop", flinkTool(l, image, "batch-loop", "batch-loop"), deps{"job-submitter": healthy})
 		}
 	}
 	if needsLabgenImage(l) {
@@ -340,16 +344,6 @@ func (d deps) with(more deps) deps {
 
 func mysqlService(l *schemas.Lab) types.ServiceConfig {
 	m := l.Stack.MySQL
-	// The health check reads a table the init scripts create, as the
-	// reader user they create, over TCP: the temporary server of the
-	// first start listens on the socket only.
-	probe := "SELECT 1"
-	for _, t := range l.Tables {
-		if st := t.Store(schemas.StoreMySQL); st != nil {
-			probe = fmt.Sprintf("SELECT 1 FROM %s.%s LIMIT 1", m.Database, st.Name)
-			break
-		}
-	}
 	svc := types.ServiceConfig{}
 	svc.Image = m.Image
 	svc.Command = types.ShellCommand{
@@ -378,8 +372,6 @@ func mysqlService(l *schemas.Lab) types.ServiceConfig {
 		labMount(),
 	}
 	svc.Ports = []types.ServicePortConfig{publish(m.Port, 3306)}
-	svc.HealthCheck = health(fmt.Sprintf(`MYSQL_PWD="$$MYSQL_READER_PASSWORD" mysql --protocol=TCP -h 127.0.0.1 -u "$$MYSQL_READER_USER" -e "%s" >/dev/null`, probe),
-		5*time.Second, 60*time.Second, 30)
 	return svc
 }
 
@@ -413,14 +405,10 @@ func kafkaService(l *schemas.Lab) types.ServiceConfig {
 		// The image's configure step also writes it into the broker's
 		// properties as heap.opts (its exclude list names KAFKA_HEAP_OPT),
 		// which the broker ignores with a warning.
-		"KAFKA_HEAP_OPTS", kafkaHeap,
+		"KAFKA_HEAP_OPTS", heap(l, "kafka"),
 	)
 	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volKafka, "/var/lib/kafka/data")}
 	svc.Ports = []types.ServicePortConfig{publish(k.Port, 9092)}
-	// The probe is a JVM of its own, inside the broker's memory limit:
-	// a small heap, and at most one every 30 s.
-	svc.HealthCheck = health("KAFKA_HEAP_OPTS='"+kafkaProbeHeap+"' /opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server "+KafkaInternal+" >/dev/null 2>&1",
-		30*time.Second, 20*time.Second, 10)
 	return svc
 }
 
@@ -447,7 +435,7 @@ func kafkaInitService(l *schemas.Lab) types.ServiceConfig {
 	script += "echo kafka-init: topics ready\n"
 	svc := types.ServiceConfig{}
 	svc.Image = l.Stack.Kafka.Image
-	svc.Environment = env("KAFKA_HEAP_OPTS", kafkaToolHeap)
+	svc.Environment = env("KAFKA_HEAP_OPTS", heap(l, "kafka-init"))
 	svc.Entrypoint = shell(script)
 	return svc
 }
@@ -459,10 +447,9 @@ func kafkaUIService(l *schemas.Lab) types.ServiceConfig {
 		"KAFKA_CLUSTERS_0_NAME", l.Name,
 		"KAFKA_CLUSTERS_0_BOOTSTRAPSERVERS", KafkaInternal,
 		// The image runs java $JAVA_OPTS -jar.
-		"JAVA_OPTS", kafkaUIHeap,
+		"JAVA_OPTS", heap(l, "kafka-ui"),
 	)
 	svc.Ports = []types.ServicePortConfig{publish(l.Stack.KafkaUI.Port, 8080)}
-	svc.HealthCheck = health("wget -q -O /dev/null http://127.0.0.1:8080/actuator/health", 10*time.Second, 30*time.Second, 18)
 	return svc
 }
 
@@ -479,9 +466,6 @@ func clickhouseService(l *schemas.Lab) types.ServiceConfig {
 	}
 	svc.Ports = []types.ServicePortConfig{publish(c.HTTPPort, 8123), publish(c.TCPPort, 9000)}
 	svc.Ulimits = map[string]*types.UlimitsConfig{"nofile": {Soft: 262144, Hard: 262144}}
-	// /ping with whichever HTTP client the image has, else a native query.
-	svc.HealthCheck = health(`wget -q -O /dev/null http://127.0.0.1:8123/ping || curl -fsS -o /dev/null http://127.0.0.1:8123/ping || clickhouse-client --user "$$CLICKHOUSE_USER" --password "$$CLICKHOUSE_PASSWORD" --query "SELECT 1" >/dev/null`,
-		5*time.Second, 20*time.Second, 24)
 	return svc
 }
 
@@ -498,10 +482,8 @@ func zookeeperService(l *schemas.Lab) types.ServiceConfig {
 	svc := types.ServiceConfig{}
 	svc.Image = zookeeperImage(l.Stack.Fluss)
 	// zkEnv.sh turns ZK_SERVER_HEAP (MB, 1000 if unset) into -Xmx.
-	svc.Environment = env("ZOO_4LW_COMMANDS_WHITELIST", "srvr,ruok", "ZK_SERVER_HEAP", strconv.Itoa(zkHeapMB))
+	svc.Environment = env("ZOO_4LW_COMMANDS_WHITELIST", "srvr,ruok", "ZK_SERVER_HEAP", strconv.Itoa(schemas.ZooKeeperHeapMB))
 	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volZooKeeper, "/data"), namedVolume(volZooKeeperTx, "/datalog")}
-	// ruok over bash's /dev/tcp: zkServer.sh status would start a JVM.
-	svc.HealthCheck = health(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/2181 && printf ruok >&3 && read -r -t 5 reply <&3; [ "$$reply" = imok ]'`, 5*time.Second, 20*time.Second, 24)
 	return svc
 }
 
@@ -542,19 +524,14 @@ func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 		// data directory here, writable by that user.
 		dirs = append(dirs, flussDataDir)
 	}
-	heap := coordHeap
-	if name == "tablet-server" {
-		heap = tabletHeap
-	}
 	svc := types.ServiceConfig{}
 	svc.Image = f.Image
 	// Fluss's config.sh passes JVM_ARGS from the environment to the
 	// server's JVM (no heap is set otherwise: a quarter of the limit).
-	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n", "JVM_ARGS", heap)
+	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n", "JVM_ARGS", heap(l, name))
 	svc.Entrypoint = shell(fmt.Sprintf("umask 0000 && mkdir -p %s && chmod 0777 %s %s && exec /docker-entrypoint.sh %s",
 		strings.Join(dirs, " "), WarehouseDir, strings.Join(dirs, " "), cmd))
 	svc.Volumes = vols
-	svc.HealthCheck = health(fmt.Sprintf(`bash -c "exec 3<>/dev/tcp/%s/9123"`, name), 5*time.Second, 20*time.Second, 24)
 	return svc
 }
 
@@ -590,7 +567,6 @@ func jobmanagerService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc.Command = types.ShellCommand{"jobmanager"}
 	svc.Volumes = append(svc.Volumes, namedVolume(volCheckpoints, CheckpointDir), labMount())
 	svc.Ports = []types.ServicePortConfig{publish(l.Stack.Flink.UIPort, 8081)}
-	svc.HealthCheck = health("curl -fsS -o /dev/null http://127.0.0.1:8081/overview", 5*time.Second, 30*time.Second, 24)
 	return svc
 }
 
@@ -598,8 +574,6 @@ func taskmanagerService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc := flinkBase(l, image)
 	svc.Command = types.ShellCommand{"taskmanager"}
 	svc.Volumes = append(svc.Volumes, namedVolume(volCheckpoints, CheckpointDir))
-	// Healthy once the jobmanager lists this task manager (by its address).
-	svc.HealthCheck = health(`curl -fsS http://jobmanager:8081/taskmanagers | grep -q "[@\"]$$(hostname -i | cut -d' ' -f1):"`, 5*time.Second, 30*time.Second, 24)
 	return svc
 }
 
@@ -611,34 +585,18 @@ func gatewayService(l *schemas.Lab, image string) types.ServiceConfig {
 	// entrypoint passes an unknown command through as a program to run.
 	// Passed through, the script still runs as the flink user.
 	svc.Command = types.ShellCommand{"/opt/flink/bin/sql-gateway.sh", "start-foreground"}
-	flinkClientHeap(&svc, gatewayHeap)
+	flinkClientHeap(&svc, heap(l, "sql-gateway"))
 	svc.Ports = []types.ServicePortConfig{publish(l.Stack.Flink.GatewayPort, 8083)}
-	svc.HealthCheck = health("curl -fsS -o /dev/null http://127.0.0.1:8083/v1/info", 5*time.Second, 30*time.Second, 24)
 	return svc
 }
 
-// flinkTool runs a step of scripts/flink-jobs.sh; the image's entrypoint
-// runs it as the flink user.
-func flinkTool(l *schemas.Lab, image, step string) types.ServiceConfig {
+// flinkTool is the service that runs a step of scripts/flink-jobs.sh;
+// the image's entrypoint runs it as the flink user.
+func flinkTool(l *schemas.Lab, image, service, step string) types.ServiceConfig {
 	svc := flinkBase(l, image)
 	svc.Command = types.ShellCommand{"sh", LabMount + "/scripts/flink-jobs.sh", step}
 	svc.Volumes = append(svc.Volumes, labMount())
-	flinkClientHeap(&svc, flinkToolHeap)
-	return svc
-}
-
-// jobSubmitterService keeps every streaming job of the lab running:
-// healthy once each has run, it checks again every 30 s and submits what
-// is missing. Checks are curl and grep; only a submission starts a JVM.
-func jobSubmitterService(l *schemas.Lab, image string) types.ServiceConfig {
-	svc := flinkTool(l, image, "keep")
-	svc.HealthCheck = health("test -f /tmp/jobs-submitted", 5*time.Second, 5*time.Minute, 6)
-	return svc
-}
-
-func batchLoopService(l *schemas.Lab, image string) types.ServiceConfig {
-	svc := flinkTool(l, image, "batch-loop")
-	svc.HealthCheck = health("test -f /tmp/batch-loop.alive && curl -fsS -o /dev/null http://jobmanager:8081/overview", 30*time.Second, 30*time.Second, 10)
+	flinkClientHeap(&svc, heap(l, service))
 	return svc
 }
 
@@ -665,8 +623,6 @@ func producerService(l *schemas.Lab, image string) types.ServiceConfig {
 		svc.Environment = env("LABGEN_MYSQL_DSN", mysqlDSN(l, "MYSQL_APP_USER", "MYSQL_APP_PASSWORD"))
 		svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --mysql "$$LABGEN_MYSQL_DSN"`)
 	}
-	// The producer serves nothing: healthy while its process lives.
-	svc.HealthCheck = health("kill -0 1", 30*time.Second, 10*time.Second, 3)
 	return svc
 }
 
@@ -690,6 +646,5 @@ func consoleService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc.Environment = m
 	svc.Entrypoint = shell(args)
 	svc.Ports = []types.ServicePortConfig{publish(c.Port, uint32(c.Port))}
-	svc.HealthCheck = health(fmt.Sprintf("wget -q -O /dev/null http://127.0.0.1:%d/", c.Port), 10*time.Second, 10*time.Second, 12)
 	return svc
 }

@@ -96,49 +96,6 @@ func sharedDirs(l *schemas.Lab) []string {
 	return []string{CheckpointDir}
 }
 
-// SlotNeed is one thing the lab runs at once on its TaskManagers.
-type SlotNeed struct {
-	What  string
-	Slots int
-}
-
-// slotNeeds lists what the lab runs at once: each streaming job, the
-// tiering job, one job of the batch loop and one of a manual
-// ./stream-lab batch (bounded jobs run one after another), and one spare.
-func slotNeeds(l *schemas.Lab) []SlotNeed {
-	f := l.Stack.Flink
-	p := max(1, f.Parallelism)
-	var out []SlotNeed
-	for _, j := range availableJobs(l, schemas.ModeStreaming) {
-		out = append(out, SlotNeed{"streaming job " + j, p})
-	}
-	if l.Stack.Fluss != nil {
-		out = append(out, SlotNeed{"the Fluss tiering job", 1})
-	}
-	if len(availableJobs(l, schemas.ModeBatch)) > 0 {
-		if l.Stack.BatchLoop != nil {
-			out = append(out, SlotNeed{"one bounded job of the batch loop", p})
-		}
-		out = append(out, SlotNeed{"one bounded job of ./stream-lab batch or labgen batch", p})
-	}
-	return append(out, SlotNeed{"one spare", 1})
-}
-
-// taskSlots is each TaskManager's numberOfTaskSlots: what the lab runs at
-// once, spread over its TaskManagers, and at least the lab's slots.
-func taskSlots(l *schemas.Lab) int {
-	f := l.Stack.Flink
-	if f == nil {
-		return 0
-	}
-	need := 0
-	for _, n := range slotNeeds(l) {
-		need += n.Slots
-	}
-	tms := max(1, f.TaskManagers)
-	return max(f.Slots, (need+tms-1)/tms)
-}
-
 // flinkEntrypoint runs as root when a Flink container starts.
 func flinkEntrypoint(l *schemas.Lab) []byte {
 	return []byte("#!/bin/sh\n" + generated(l, "#") + `# Gives the shared volumes to the flink user (a volume first mounted by
@@ -185,7 +142,7 @@ func flinkConfig(l *schemas.Lab) []byte {
 	kv("sql-gateway.endpoint.rest.bind-address", "0.0.0.0")
 	kv("sql-gateway.endpoint.rest.port", 8083)
 
-	jm, tm := flinkMemory(l)
+	jm, tm := l.Stack.FlinkMemory()
 	section("Resources: sized to the container limits of compose.yaml (see the runbook's Resources). Slots: what the lab runs at once, plus one.")
 	kv("jobmanager.memory.process.size", fmt.Sprintf("%dm", jm))
 	kv("jobmanager.memory.jvm-metaspace.size", "160m")
@@ -197,14 +154,14 @@ func flinkConfig(l *schemas.Lab) []byte {
 		// Fluss's Arrow buffers are direct memory.
 		kv("taskmanager.memory.task.off-heap.size", "128m")
 	}
-	if len(availableJobs(l, schemas.ModeBatch)) > 0 {
+	if len(l.AvailableJobs(schemas.ModeBatch)) > 0 {
 		// Managed memory serves the bounded jobs' sorts and hash
 		// aggregations; the streaming state is on the heap (hashmap).
 		kv("taskmanager.memory.managed.fraction", "0.2")
 	} else {
 		kv("taskmanager.memory.managed.fraction", "0.1")
 	}
-	kv("taskmanager.numberOfTaskSlots", taskSlots(l))
+	kv("taskmanager.numberOfTaskSlots", l.TaskSlots())
 	kv("parallelism.default", f.Parallelism)
 	kv("jobmanager.execution.failover-strategy", "region")
 

@@ -18,91 +18,28 @@ type ServiceMemory struct {
 	Why     string
 }
 
-// Memory sizes of the stack, in MiB. Every JVM gets an explicit heap, and
-// each limit covers the heap plus the JVM's own memory (metaspace, code
-// cache, threads, direct buffers) and what runs beside it in the
-// container (health checks, the entrypoint's shell). The seed lab's
-// default stack sums to at most 6 GiB, 4 GiB without the lakes: the size
-// of Docker Desktop's default VM on 8–16 GB machines.
-const (
-	mysqlMB      = 320
-	kafkaMB      = 416
-	kafkaHeap    = "-Xmx160m -Xms160m"
-	kafkaToolMB  = 128
-	kafkaUIMB    = 256
-	chMB         = 512
-	chInitMB     = 128
-	zkMB         = 192
-	zkHeapMB     = 64
-	coordMB      = 320
-	tabletMB     = 448
-	gatewayMB    = 320
-	flinkToolMB  = 288
-	labgenMB     = 64
-	flinkSlackMB = 64 // the entrypoint's shell and curl health checks beside a Flink JVM
-	// The Flink client JVMs (SQL client, flink run) of the one-shot
-	// containers and the batch loop.
-	flinkToolHeap = "-Xmx160m"
-	gatewayHeap   = "-Xmx192m"
-	// The SQL client a health check or a Kafka tool starts inside a
-	// server's container gets a small heap of its own.
-	kafkaProbeHeap = "-Xmx24m"
-	kafkaToolHeap  = "-Xmx48m"
-	kafkaUIHeap    = "-Xmx128m"
-	coordHeap      = "-Xmx160m -Xms160m"
-	tabletHeap     = "-Xmx192m -Xms192m"
-)
-
 // hasLakes tells whether the stack keeps lake tables (Fluss/Paimon or
 // Iceberg) on the shared warehouse volume.
-func hasLakes(l *schemas.Lab) bool { return l.Stack.Fluss != nil || l.Stack.Iceberg != nil }
+func hasLakes(l *schemas.Lab) bool { return l.Stack.HasLakes() }
 
-// flinkMemory is the process size of the JobManager and of each
-// TaskManager in MiB. Without lakes no Iceberg or Paimon writer, no
-// tiering job and no bounded job runs in the TaskManager, so it is smaller.
-func flinkMemory(l *schemas.Lab) (jm, tm int) {
-	if hasLakes(l) {
-		return 640, 1280
-	}
-	return 512, 896
+// heap is a service's JVM heap flags, as its description in the registry
+// sizes it.
+func heap(l *schemas.Lab, service string) string {
+	return schemas.Service(service).Memory(l).Heap
 }
 
 // memoryPlan lists the memory of every service the stack runs, in
-// serviceOrder.
+// serviceOrder, as each service's description in the registry budgets it
+// (schemas.ServiceDesc.Memory).
 func memoryPlan(l *schemas.Lab, st *stack) []ServiceMemory {
-	jm, tm := flinkMemory(l)
-	why := map[string]ServiceMemory{
-		"mysql":              {MB: mysqlMB, Why: "MySQL 8 with its 128 MB InnoDB buffer pool; performance_schema off (it takes about 200 MB more)"},
-		"postgres":           {MB: postgresMB, Why: "PostgreSQL with shared_buffers=64MB, logical decoding for the CDC slots"},
-		"kafka":              {MB: kafkaMB, Why: "one KRaft broker, heap " + kafkaHeap + "; the health check's JVM (" + kafkaProbeHeap + ") runs inside it every 30 s"},
-		"kafka-init":         {MB: kafkaToolMB, Why: "kafka-topics.sh, heap " + kafkaToolHeap + ""},
-		"kafka-ui":           {MB: kafkaUIMB, Why: "Kafka UI (Spring Boot), heap " + kafkaUIHeap},
-		"clickhouse":         {MB: chMB, Why: "clickhouse-server keeps itself to 90% of its container's limit; the lab's tables are small"},
-		"clickhouse-init":    {MB: chInitMB, Why: "clickhouse-client applying the schema"},
-		"zookeeper":          {MB: zkMB, Why: fmt.Sprintf("ZooKeeper for Fluss, heap %d MB; the health check asks ruok without a JVM", zkHeapMB)},
-		"coordinator-server": {MB: coordMB, Why: "Fluss coordinator, heap " + coordHeap},
-		"tablet-server":      {MB: tabletMB, Why: "Fluss tablet server, heap " + tabletHeap + "; RocksDB and Arrow buffers off the heap"},
-		"jobmanager":         {MB: jm + flinkSlackMB, Why: fmt.Sprintf("Flink JobManager, jobmanager.memory.process.size %dm", jm)},
-		"taskmanager":        {MB: tm + flinkSlackMB, Why: fmt.Sprintf("Flink TaskManager, taskmanager.memory.process.size %dm for %d slot(s)", tm, taskSlots(l))},
-		"sql-gateway":        {MB: gatewayMB, Why: "Flink SQL gateway, heap " + gatewayHeap + "; plans the statements labgen sends"},
-		"tiering":            {MB: flinkToolMB, Why: "flink run for the Fluss tiering job, heap " + flinkToolHeap},
-		"job-submitter":      {MB: flinkToolMB, Why: "checks the streaming jobs every 30 s; starts Flink's SQL client (heap " + flinkToolHeap + ") only to submit a missing one"},
-		"batch-loop":         {MB: flinkToolMB, Why: "Flink's SQL client (heap " + flinkToolHeap + ") for one bounded job at a time"},
-		"producer":           {MB: labgenMB, Why: "labgen produce (Go); pending payments take bytes each"},
-		"console":            {MB: labgenMB, Why: "labgen console (Go)"},
-	}
 	var out []ServiceMemory
 	for _, name := range st.services() {
-		m, ok := why[name]
-		if !ok && strings.HasPrefix(name, "taskmanager-") {
-			m, ok = why["taskmanager"], true
-		}
-		if !ok {
+		d := schemas.Service(name)
+		if d == nil || d.Memory == nil {
 			continue
 		}
-		m.Service = name
-		m.OneShot = st.oneShot[name]
-		out = append(out, m)
+		m := d.Memory(l)
+		out = append(out, ServiceMemory{Service: name, MB: m.MB, OneShot: st.oneShot[name], Why: m.Why})
 	}
 	return out
 }

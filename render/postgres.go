@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
 
@@ -15,7 +14,6 @@ import (
 
 const (
 	volPostgres = "postgres-data"
-	postgresMB  = 256
 	// postgresPublication is the publication Flink's CDC sources read:
 	// created with the tables, so the CDC user needs no right to create
 	// one (FOR ALL TABLES would need a superuser).
@@ -118,13 +116,6 @@ func postgresInitScript(l *schemas.Lab) ([]byte, error) {
 
 func postgresService(l *schemas.Lab) types.ServiceConfig {
 	p := l.Stack.Postgres
-	// The health check reads a table the init scripts create, as the
-	// reader user they create, over TCP: the image's first start runs
-	// them on a server that listens on its socket only.
-	probe := "SELECT 1"
-	if ts := postgresTables(l); len(ts) > 0 {
-		probe = fmt.Sprintf("SELECT 1 FROM %s LIMIT 1", ts[0].Store(schemas.StorePostgres).Name)
-	}
 	svc := types.ServiceConfig{}
 	svc.Image = p.Image
 	svc.Command = types.ShellCommand{"postgres",
@@ -133,8 +124,7 @@ func postgresService(l *schemas.Lab) types.ServiceConfig {
 		"-c", "max_replication_slots=16",
 		"-c", "max_wal_senders=16",
 		"-c", "timezone=UTC",
-		// The lab's tables are small; the default 128 MB is most of the limit.
-		"-c", "shared_buffers=64MB",
+		"-c", "shared_buffers=" + schemas.PostgresSharedBuffers,
 	}
 	svc.Environment = fromEnv(env("POSTGRES_DB", p.Database), "POSTGRES_PASSWORD",
 		"POSTGRES_APP_USER", "POSTGRES_APP_PASSWORD",
@@ -147,8 +137,6 @@ func postgresService(l *schemas.Lab) types.ServiceConfig {
 		labMount(),
 	}
 	svc.Ports = []types.ServicePortConfig{publish(p.Port, 5432)}
-	svc.HealthCheck = health(fmt.Sprintf(`PGPASSWORD="$$POSTGRES_READER_PASSWORD" psql -h 127.0.0.1 -U "$$POSTGRES_READER_USER" -d %s -c "%s" >/dev/null`, p.Database, probe),
-		5*time.Second, 60*time.Second, 30)
 	return svc
 }
 

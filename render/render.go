@@ -43,7 +43,7 @@ const (
 	IcebergWarehouse = "file:///warehouse/iceberg"
 	PaimonWarehouse  = "/warehouse/paimon"
 	// KafkaInternal is the listener containers use.
-	KafkaInternal = "kafka:19092"
+	KafkaInternal = schemas.KafkaInternal
 	// FlussBootstrap is the Fluss coordinator's address for Flink.
 	FlussBootstrap = "coordinator-server:9123"
 	// LabMount is where services that need the lab directory see it.

@@ -370,12 +370,12 @@ func resources(b *strings.Builder, l *schemas.Lab) {
 	if f := l.Stack.Flink; f != nil {
 		var parts []string
 		total := 0
-		for _, n := range slotNeeds(l) {
+		for _, n := range l.SlotNeeds() {
 			parts = append(parts, fmt.Sprintf("%s (%d)", n.What, n.Slots))
 			total += n.Slots
 		}
 		tms := max(1, f.TaskManagers)
-		slots := taskSlots(l)
+		slots := l.TaskSlots()
 		w("Flink slots: what the lab runs at once, plus one — %s: %d. ", strings.Join(parts, ", "), total)
 		if tms > 1 {
 			w("Spread over %d TaskManagers: %d slots each", tms, slots)

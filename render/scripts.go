@@ -19,17 +19,6 @@ func tieringDefaultName(l *schemas.Lab) string {
 	return ""
 }
 
-// availableJobs lists the jobs of a mode that the stack can run.
-func availableJobs(l *schemas.Lab, mode string) []string {
-	var out []string
-	for _, j := range l.Jobs {
-		if j.Mode == mode && j.Unavailable == "" {
-			out = append(out, j.Name)
-		}
-	}
-	return out
-}
-
 // pauseSeconds is the batch loop's pause in whole seconds (at least one).
 func pauseSeconds(l *schemas.Lab) int {
 	if l.Stack.BatchLoop == nil {
@@ -69,8 +58,8 @@ type tieringData struct {
 func flinkJobsScript(l *schemas.Lab, jars []Jar) ([]byte, error) {
 	d := flinkJobsData{
 		scriptData:    newScriptData(l),
-		StreamingJobs: strings.Join(availableJobs(l, schemas.ModeStreaming), " "),
-		BatchJobs:     strings.Join(availableJobs(l, schemas.ModeBatch), " "),
+		StreamingJobs: strings.Join(l.AvailableJobs(schemas.ModeStreaming), " "),
+		BatchJobs:     strings.Join(l.AvailableJobs(schemas.ModeBatch), " "),
 		BatchPause:    pauseSeconds(l),
 		LakeTables:    strings.Join(LakeTableNames(l), " "),
 		LakeMarker:    LakeTableMarker,

@@ -274,7 +274,7 @@ func TestComposePortsAndServices(t *testing.T) {
 			// and no batch loop when no bounded job is available.
 			var want []string
 			for _, name := range l.Services() {
-				if name == "batch-loop" && len(availableJobs(l, schemas.ModeBatch)) == 0 {
+				if name == "batch-loop" && len(l.AvailableJobs(schemas.ModeBatch)) == 0 {
 					continue
 				}
 				want = append(want, name)
@@ -536,7 +536,7 @@ esac
 		t.Errorf("batch failed: %v\n%s", err, out)
 	}
 	calls, _ = os.ReadFile(log)
-	for _, j := range availableJobs(l, schemas.ModeBatch) {
+	for _, j := range l.AvailableJobs(schemas.ModeBatch) {
 		want := "run --rm --no-deps -T job-submitter sh " + LabMount + "/scripts/flink-jobs.sh run-sql " + LabMount + "/sql/flink/" + j + ".sql"
 		if !strings.Contains(string(calls), want) {
 			t.Errorf("batch did not run %s:\n%s", want, calls)
@@ -612,7 +612,7 @@ func TestFlinkImageAndConfig(t *testing.T) {
 		"restart-strategy.type: fixed-delay",
 		fmt.Sprintf("restart-strategy.fixed-delay.attempts: %d", l.Stack.Flink.Restart.Attempts),
 		"restart-strategy.fixed-delay.delay: " + flinkDuration(l.Stack.Flink.Restart.Delay),
-		fmt.Sprintf("taskmanager.numberOfTaskSlots: %d", taskSlots(l)),
+		fmt.Sprintf("taskmanager.numberOfTaskSlots: %d", l.TaskSlots()),
 		"rest.address: jobmanager",
 	} {
 		if !strings.Contains(conf, want+"\n") {

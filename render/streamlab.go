@@ -50,7 +50,7 @@ func streamLab(l *schemas.Lab, st *stack) ([]byte, error) {
 		ClickHouse:    s.ClickHouse != nil,
 		Flink:         s.Flink != nil,
 		LakeFiles:     s.Flink != nil && (s.Fluss != nil || s.Iceberg != nil),
-		BatchLakes:    s.Flink != nil && len(lakeTables(l)) > 0 && len(availableJobs(l, schemas.ModeBatch)) > 0,
+		BatchLakes:    s.Flink != nil && len(lakeTables(l)) > 0 && len(l.AvailableJobs(schemas.ModeBatch)) > 0,
 	}
 	if s.MySQL != nil {
 		d.MySQLDatabase = s.MySQL.Database

@@ -25,13 +25,32 @@ type Postgres struct {
 // PostgresSchema is the schema the lab's tables live in.
 const PostgresSchema = "public"
 
+// PostgresSharedBuffers is the server's shared_buffers: the lab's tables
+// are small, and the default 128 MB is most of its memory limit.
+const PostgresSharedBuffers = "64MB"
+
 var postgresComponent = &ComponentDesc{
 	Name: "postgres", Title: "PostgreSQL",
-	Present:  func(s *Stack) bool { return s.Postgres != nil },
-	Services: []ServiceDesc{{Name: "postgres", Step: true}},
-	Images:   func(l *Lab) []Image { return images("postgres", l.Stack.Postgres.Image) },
-	Ports:    func(s *Stack) map[string]int { return map[string]int{"postgres": s.Postgres.Port} },
-	schema:   componentSchema("version", "image", "database", "port"),
+	Present: func(s *Stack) bool { return s.Postgres != nil },
+	Services: []ServiceDesc{{Name: "postgres", Step: true,
+		Memory: fixed(Memory{MB: 256, Why: "PostgreSQL with shared_buffers=" + PostgresSharedBuffers + ", logical decoding for the CDC slots"}),
+		// It reads a table the init scripts create, as the reader user
+		// they create, over TCP: the image's first start runs them on a
+		// server that listens on its socket only.
+		Health: &Health{Test: func(l *Lab) string {
+			probe := "SELECT 1"
+			for _, t := range l.Tables {
+				if st := t.Store(StorePostgres); st != nil {
+					probe = fmt.Sprintf("SELECT 1 FROM %s LIMIT 1", st.Name)
+					break
+				}
+			}
+			return fmt.Sprintf(`PGPASSWORD="$$POSTGRES_READER_PASSWORD" psql -h 127.0.0.1 -U "$$POSTGRES_READER_USER" -d %s -c "%s" >/dev/null`, l.Stack.Postgres.Database, probe)
+		}, Interval: sec(5), StartPeriod: sec(60), Retries: 30},
+	}},
+	Images: func(l *Lab) []Image { return images("postgres", l.Stack.Postgres.Image) },
+	Ports:  func(s *Stack) map[string]int { return map[string]int{"postgres": s.Postgres.Port} },
+	schema: componentSchema("version", "image", "database", "port"),
 	decode: func(d *decoder, st *Stack, b *hcl.Block, at hcl.Attributes) {
 		v := orDefault(d.str(at["version"]), DefaultPostgresVersion)
 		st.Postgres = &Postgres{

@@ -41,3 +41,28 @@ func TestComponentRegistry(t *testing.T) {
 		t.Errorf("components %v", Components)
 	}
 }
+
+// Every service carries its memory budget; a numbered TaskManager is
+// described by the first one.
+func TestServiceDescriptions(t *testing.T) {
+	for _, name := range ServiceOrder() {
+		s := Service(name)
+		if s == nil || s.Name != name {
+			t.Fatalf("Service(%q) = %v", name, s)
+		}
+		if s.Memory == nil {
+			t.Errorf("%s has no memory budget", name)
+		}
+	}
+	if s := Service("taskmanager-3"); s == nil || s.Name != "taskmanager" {
+		t.Errorf("taskmanager-3: %v", s)
+	}
+	for _, name := range []string{"nope", "taskmanager-x", "taskmanager-1", "kafka-2"} {
+		if s := Service(name); s != nil {
+			t.Errorf("Service(%q) = %s, want none", name, s.Name)
+		}
+	}
+	if HealthPath("jobmanager") != "/overview" || HealthPath("tiering") != "" || HealthPath("nope") != "" {
+		t.Error("HealthPath")
+	}
+}

@@ -139,7 +139,7 @@ func ClickHouseService(lay Layout, python string, port int, schema []byte, users
 		Argv:    argv,
 		Env:     env,
 		Files:   files,
-		Health:  Probe{HTTP: "http://127.0.0.1:" + strconv.Itoa(port) + "/ping", Start: time.Minute},
+		Health:  httpProbe("clickhouse", "http://127.0.0.1:"+strconv.Itoa(port), time.Minute),
 		Memory:  "512m",
 		Why:     "chdb front measured at ≈340 MB RSS with the lab's Kafka ingest running",
 		StandIn: "chdb 4.4.0 (ClickHouse 26.9.2.1, in-process) behind an HTTP front for clickhouse-server",

@@ -437,7 +437,7 @@ func JobManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports,
 		Argv:   argv,
 		Env:    []string{"FLINK_CONF_DIR=" + conf},
 		Files:  flinkFiles(lay, conf, config),
-		Health: Probe{HTTP: rest + "/overview", Start: 2 * time.Minute},
+		Health: httpProbe("jobmanager", rest, 2*time.Minute),
 		Memory: flinkKey(config, "jobmanager.memory.process.size"),
 		Why:    "jobmanager.memory.process.size of flink/config.yaml",
 	}, nil
@@ -483,7 +483,7 @@ func SQLGatewayService(lay Layout, cp *Classpaths, p Ports, config []byte) Servi
 		Env:    []string{"FLINK_CONF_DIR=" + conf},
 		Files:  flinkFiles(lay, conf, config),
 		Needs:  []string{"jobmanager"},
-		Health: Probe{HTTP: fmt.Sprintf("http://127.0.0.1:%d/v1/info", p.Gateway), Start: 2 * time.Minute},
+		Health: httpProbe("sql-gateway", fmt.Sprintf("http://127.0.0.1:%d", p.Gateway), 2*time.Minute),
 		Memory: gatewayHeap + " heap", Why: "-Xmx set by labgen",
 	}
 }

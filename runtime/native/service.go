@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/schemas"
 )
 
 // Service is one supervised process: the native face of a compose service.
@@ -40,6 +41,12 @@ type Service struct {
 	// StandIn names what the native service stands in for, when it is not
 	// the engine the compose file runs ("MariaDB 10.11 for MySQL 8.0").
 	StandIn string
+}
+
+// httpProbe asks base (http://host:port) for the path the service's
+// compose health check asks (its description in schemas' registry).
+func httpProbe(service, base string, start time.Duration) Probe {
+	return Probe{HTTP: base + schemas.HealthPath(service), Start: start}
 }
 
 // Probe is a health check. The first non-empty field is used.

@@ -142,7 +142,7 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 			Name:   "console",
 			Argv:   []string{labgen, "console", lab.Dir, "--listen", addr},
 			Needs:  needs,
-			Health: Probe{HTTP: "http://" + addr + "/"},
+			Health: httpProbe("console", "http://"+addr, 0),
 			Memory: "≈30m",
 		})
 	}
