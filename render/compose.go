@@ -19,7 +19,6 @@ var serviceOrder = schemas.ServiceOrder()
 
 // Named volumes of the stack.
 const (
-	volMySQL       = "mysql-data"
 	volKafka       = "kafka-data"
 	volClickHouse  = "clickhouse-data"
 	volCheckpoints = "flink-checkpoints"
@@ -234,11 +233,8 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		add(name, svc, d)
 	}
 
-	if s.MySQL != nil {
-		add("mysql", mysqlService(l), nil)
-	}
-	if s.Postgres != nil {
-		add("postgres", postgresService(l), nil)
+	for _, d := range sources(l) {
+		add(d.component, d.service(l), nil)
 	}
 	if s.Kafka != nil {
 		add("kafka", kafkaService(l), nil)
@@ -274,11 +270,8 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 			oneShot("tiering", flinkTool(l, image, "tiering", "tiering"), cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
 		}
 		submit := cluster.with(nil)
-		if s.MySQL != nil {
-			submit["mysql"] = healthy
-		}
-		if s.Postgres != nil {
-			submit["postgres"] = healthy
+		for _, d := range sources(l) {
+			submit[d.component] = healthy
 		}
 		if s.Kafka != nil {
 			submit["kafka-init"] = completed
@@ -306,11 +299,8 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		}
 		if s.Console != nil {
 			d := deps{}
-			if s.MySQL != nil {
-				d["mysql"] = healthy
-			}
-			if s.Postgres != nil {
-				d["postgres"] = healthy
+			for _, src := range sources(l) {
+				d[src.component] = healthy
 			}
 			if s.ClickHouse != nil {
 				d["clickhouse-init"] = completed
@@ -340,39 +330,6 @@ func (d deps) with(more deps) deps {
 		out[k] = v
 	}
 	return out
-}
-
-func mysqlService(l *schemas.Lab) types.ServiceConfig {
-	m := l.Stack.MySQL
-	svc := types.ServiceConfig{}
-	svc.Image = m.Image
-	svc.Command = types.ShellCommand{
-		"--server-id=1",
-		"--log-bin=mysql-bin",
-		"--binlog-format=ROW",
-		"--binlog-row-image=FULL",
-		"--gtid-mode=ON",
-		"--enforce-gtid-consistency=ON",
-		// UTC; a named zone would need the time zone tables, which the
-		// first start loads only after the server came up.
-		"--default-time-zone=+00:00",
-		"--character-set-server=utf8mb4",
-		"--collation-server=utf8mb4_bin",
-		// About 200 MB less memory; nothing in the lab reads it.
-		"--performance-schema=OFF",
-	}
-	svc.Environment = fromEnv(nil, "MYSQL_ROOT_PASSWORD",
-		"MYSQL_APP_USER", "MYSQL_APP_PASSWORD",
-		"MYSQL_CDC_USER", "MYSQL_CDC_PASSWORD",
-		"MYSQL_READER_USER", "MYSQL_READER_PASSWORD")
-	svc.Volumes = []types.ServiceVolumeConfig{
-		namedVolume(volMySQL, "/var/lib/mysql"),
-		bindRO("./sql/mysql/schema.sql", "/docker-entrypoint-initdb.d/10-schema.sql"),
-		bindRO("./sql/mysql/init-users.sh", "/docker-entrypoint-initdb.d/20-users.sh"),
-		labMount(),
-	}
-	svc.Ports = []types.ServicePortConfig{publish(m.Port, 3306)}
-	return svc
 }
 
 func kafkaService(l *schemas.Lab) types.ServiceConfig {
@@ -541,11 +498,8 @@ func flinkBase(l *schemas.Lab, image string) types.ServiceConfig {
 	svc.Image = image
 	svc.Build = &types.BuildConfig{Context: "./flink"}
 	m := env("JOB_MANAGER_RPC_ADDRESS", "jobmanager")
-	if l.Stack.MySQL != nil {
-		m = fromEnv(m, "MYSQL_CDC_USER", "MYSQL_CDC_PASSWORD")
-	}
-	if l.Stack.Postgres != nil {
-		m = fromEnv(m, "POSTGRES_CDC_USER", "POSTGRES_CDC_PASSWORD")
+	for _, u := range cdcUsers(l) {
+		m = fromEnv(m, u.User, u.Password)
 	}
 	svc.Environment = m
 	if hasLakes(l) {
@@ -609,20 +563,11 @@ func labgenBase(image string) types.ServiceConfig {
 	return svc
 }
 
-// mysqlDSN is a go-sql-driver DSN for the lab's database inside the stack.
-func mysqlDSN(l *schemas.Lab, userVar, passwordVar string) string {
-	return fmt.Sprintf("%s:%s@tcp(mysql:3306)/%s", envRef(userVar), envRef(passwordVar), l.Stack.MySQL.Database)
-}
-
 func producerService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc := labgenBase(image)
-	if l.SourceStore() == schemas.StorePostgres {
-		svc.Environment = env("LABGEN_POSTGRES_URL", postgresURL(l, "POSTGRES_APP_USER", "POSTGRES_APP_PASSWORD"))
-		svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --postgres "$$LABGEN_POSTGRES_URL"`)
-	} else {
-		svc.Environment = env("LABGEN_MYSQL_DSN", mysqlDSN(l, "MYSQL_APP_USER", "MYSQL_APP_PASSWORD"))
-		svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --mysql "$$LABGEN_MYSQL_DSN"`)
-	}
+	flag, name, value := producerSource(l).producer(l)
+	svc.Environment = env(name, value)
+	svc.Entrypoint = shell(`exec labgen produce ` + LabMount + ` --` + flag + ` "$$` + name + `"`)
 	return svc
 }
 
@@ -631,13 +576,10 @@ func consoleService(l *schemas.Lab, image string) types.ServiceConfig {
 	svc := labgenBase(image)
 	args := fmt.Sprintf("exec labgen console %s --listen 0.0.0.0:%d", LabMount, c.Port)
 	m := types.MappingWithEquals{}
-	if l.Stack.MySQL != nil {
-		m["LABGEN_MYSQL_DSN"] = str(mysqlDSN(l, "MYSQL_READER_USER", "MYSQL_READER_PASSWORD"))
-		args += ` --mysql "$$LABGEN_MYSQL_DSN"`
-	}
-	if l.Stack.Postgres != nil {
-		m = fromEnv(m, "POSTGRES_READER_USER", "POSTGRES_READER_PASSWORD")
-		args += " --postgres postgres:5432"
+	for _, d := range sources(l) {
+		var flag string
+		m, flag = d.console(l, m)
+		args += flag
 	}
 	if ch := l.Stack.ClickHouse; ch != nil {
 		m = fromEnv(m, "CLICKHOUSE_READER_USER", "CLICKHOUSE_READER_PASSWORD")

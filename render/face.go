@@ -74,13 +74,9 @@ func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
 		return nil, fmt.Errorf("render: a face needs a name")
 	}
 	files := Files{}
-	if l.Stack.MySQL != nil {
-		files["sql/mysql/schema.sql"] = mysqlSchema(l)
-		files["sql/mysql/users.sql"] = mysqlUsers(l, f)
-	}
-	if l.Stack.Postgres != nil {
-		files["sql/postgres/schema.sql"] = postgresSchema(l)
-		files["sql/postgres/users.sql"] = postgresUsers(l)
+	for _, d := range sources(l) {
+		files["sql/"+d.component+"/schema.sql"] = d.schema(l)
+		files["sql/"+d.component+"/users.sql"] = d.users(l, f)
 	}
 	if l.Stack.ClickHouse != nil {
 		files["sql/clickhouse/schema.sql"] = clickhouseSchema(l, f)

@@ -10,7 +10,33 @@ import (
 )
 
 // PostgreSQL as a source store: its .env users, its DDL and users, its
-// compose service and its Flink CDC source tables.
+// compose service, how the producer and the console reach it, and its
+// Flink CDC source tables.
+
+var postgresDB = &sourceDB{
+	component: "postgres",
+	env: func(kv func(k, v string)) {
+		kv("POSTGRES_PASSWORD", "labgen-root")
+		kv("POSTGRES_APP_USER", "lab_app")
+		kv("POSTGRES_APP_PASSWORD", "labgen-app")
+		kv("POSTGRES_CDC_USER", "flink_cdc")
+		kv("POSTGRES_CDC_PASSWORD", "labgen-cdc")
+		kv("POSTGRES_READER_USER", "lab_reader")
+		kv("POSTGRES_READER_PASSWORD", "labgen-reader")
+	},
+	cdc:        cdcUser{"POSTGRES_CDC_USER", "POSTGRES_CDC_PASSWORD"},
+	schema:     postgresSchema,
+	users:      func(l *schemas.Lab, _ Face) []byte { return postgresUsers(l) },
+	initScript: postgresInitScript,
+	service:    postgresService,
+	producer: func(l *schemas.Lab) (string, string, string) {
+		return "postgres", "LABGEN_POSTGRES_URL", postgresURL(l, "POSTGRES_APP_USER", "POSTGRES_APP_PASSWORD")
+	},
+	// The console builds its URL from the reader's name and password.
+	console: func(_ *schemas.Lab, m types.MappingWithEquals) (types.MappingWithEquals, string) {
+		return fromEnv(m, "POSTGRES_READER_USER", "POSTGRES_READER_PASSWORD"), " --postgres postgres:5432"
+	},
+}
 
 const (
 	volPostgres = "postgres-data"
@@ -21,17 +47,6 @@ const (
 )
 
 func quotePostgres(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }
-
-// postgresEnv are the .env lines of PostgreSQL's users.
-func postgresEnv(kv func(k, v string)) {
-	kv("POSTGRES_PASSWORD", "labgen-root")
-	kv("POSTGRES_APP_USER", "lab_app")
-	kv("POSTGRES_APP_PASSWORD", "labgen-app")
-	kv("POSTGRES_CDC_USER", "flink_cdc")
-	kv("POSTGRES_CDC_PASSWORD", "labgen-cdc")
-	kv("POSTGRES_READER_USER", "lab_reader")
-	kv("POSTGRES_READER_PASSWORD", "labgen-reader")
-}
 
 // postgresTables are the tables stored in PostgreSQL, with their stores.
 func postgresTables(l *schemas.Lab) (out []*schemas.Table) {

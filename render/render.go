@@ -77,13 +77,8 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 	for p, b := range face {
 		files[p] = b
 	}
-	if l.Stack.MySQL != nil {
-		if files["sql/mysql/init-users.sh"], err = mysqlInitScript(l); err != nil {
-			return nil, err
-		}
-	}
-	if l.Stack.Postgres != nil {
-		if files["sql/postgres/init-users.sh"], err = postgresInitScript(l); err != nil {
+	for _, d := range sources(l) {
+		if files["sql/"+d.component+"/init-users.sh"], err = d.initScript(l); err != nil {
 			return nil, err
 		}
 	}

@@ -44,8 +44,8 @@ type flinkJobsData struct {
 	LakeTables, LakeMarker string
 	// Fluss is the tiering job's, when the stack runs Fluss.
 	Fluss *tieringData
-	// CDCVars are the placeholders run-sql fills from the environment.
-	CDCVars string
+	// CDCUsers are the placeholders run-sql fills from the environment.
+	CDCUsers []cdcUser
 }
 
 type tieringData struct {
@@ -63,7 +63,7 @@ func flinkJobsScript(l *schemas.Lab, jars []Jar) ([]byte, error) {
 		BatchPause:    pauseSeconds(l),
 		LakeTables:    strings.Join(LakeTableNames(l), " "),
 		LakeMarker:    LakeTableMarker,
-		CDCVars:       cdcVars(l),
+		CDCUsers:      cdcUsers(l),
 	}
 	if f := l.Stack.Fluss; f != nil {
 		d.Fluss = &tieringData{Job: TieringJobName, Lake: f.Lake, DefaultName: tieringDefaultName(l),
@@ -73,16 +73,6 @@ func flinkJobsScript(l *schemas.Lab, jars []Jar) ([]byte, error) {
 		}
 	}
 	return execTemplate("flink-jobs.sh", d)
-}
-
-// cdcVars are the .env names of the CDC users that job SQL holds as
-// ${NAME} placeholders.
-func cdcVars(l *schemas.Lab) string {
-	vars := "MYSQL_CDC_USER MYSQL_CDC_PASSWORD"
-	if l.Stack.Postgres != nil {
-		vars += " POSTGRES_CDC_USER POSTGRES_CDC_PASSWORD"
-	}
-	return vars
 }
 
 // hasLakeTables tells whether the lab has lake tables to create.

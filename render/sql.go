@@ -16,59 +16,14 @@ func envFile(l *schemas.Lab) []byte {
 	b.WriteString("# Users and passwords of the lab's services. Secrets live only in this file.\n")
 	kv := func(k, v string) { fmt.Fprintf(&b, "%s=%s\n", k, v) }
 	kv("COMPOSE_PROJECT_NAME", "labgen-"+strings.ReplaceAll(l.Name, "_", "-"))
-	if l.Stack.MySQL != nil {
-		kv("MYSQL_ROOT_PASSWORD", "labgen-root")
-		kv("MYSQL_APP_USER", "lab_app")
-		kv("MYSQL_APP_PASSWORD", "labgen-app")
-		kv("MYSQL_CDC_USER", "flink_cdc")
-		kv("MYSQL_CDC_PASSWORD", "labgen-cdc")
-		kv("MYSQL_READER_USER", "lab_reader")
-		kv("MYSQL_READER_PASSWORD", "labgen-reader")
-	}
-	if l.Stack.Postgres != nil {
-		postgresEnv(kv)
+	for _, d := range sources(l) {
+		d.env(kv)
 	}
 	if l.Stack.ClickHouse != nil {
 		kv("CLICKHOUSE_USER", "lab_admin")
 		kv("CLICKHOUSE_PASSWORD", "labgen-admin")
 		kv("CLICKHOUSE_READER_USER", "lab_reader")
 		kv("CLICKHOUSE_READER_PASSWORD", "labgen-reader")
-	}
-	return []byte(b.String())
-}
-
-func quoteMySQL(id string) string { return "`" + strings.ReplaceAll(id, "`", "``") + "`" }
-
-// mysqlSchema creates the database and the tables stored in MySQL.
-func mysqlSchema(l *schemas.Lab) []byte {
-	var b strings.Builder
-	db := l.Stack.MySQL.Database
-	b.WriteString(generated(l, "--"))
-	fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\nUSE %s;\n", quoteMySQL(db), quoteMySQL(db))
-	for _, t := range l.Tables {
-		s := t.Store(schemas.StoreMySQL)
-		if s == nil {
-			continue
-		}
-		b.WriteString("\n")
-		if t.Description != "" {
-			fmt.Fprintf(&b, "-- %s\n", oneLine(t.Description))
-		}
-		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s (\n", quoteMySQL(s.Name))
-		for _, c := range t.Columns {
-			null := " NOT NULL"
-			if c.Nullable {
-				null = " NULL"
-			}
-			fmt.Fprintf(&b, "  %s %s%s,\n", quoteMySQL(c.Name), c.Type.MySQL(), null)
-		}
-		fmt.Fprintf(&b, "  PRIMARY KEY (%s)", joinMap(t.Key, quoteMySQL))
-		// Index the columns that follow-ups join on (a payment's order_id),
-		// so the lab's presets stay fast as rows pile up.
-		for _, col := range joinColumns(l, t) {
-			fmt.Fprintf(&b, ",\n  KEY %s (%s)", quoteMySQL("idx_"+col), quoteMySQL(col))
-		}
-		b.WriteString("\n) ENGINE = InnoDB;\n")
 	}
 	return []byte(b.String())
 }
@@ -90,52 +45,6 @@ func joinColumns(l *schemas.Lab, t *schemas.Table) []string {
 		}
 	}
 	return out
-}
-
-// mysqlUsers creates the lab's users. The ${NAME} placeholders are filled
-// from .env by init-users.sh in the MySQL container, by labgen up --native
-// on MariaDB, and by tests.
-func mysqlUsers(l *schemas.Lab, face Face) []byte {
-	var b strings.Builder
-	db := quoteMySQL(l.Stack.MySQL.Database)
-	b.WriteString(generated(l, "--"))
-	if face.Name == "native" {
-		b.WriteString("-- The placeholders are filled from .env by labgen up --native.\n")
-	} else {
-		b.WriteString("-- The placeholders are filled from .env by init-users.sh.\n")
-	}
-	b.WriteString(`
--- The producer writes the lab's tables.
-CREATE USER IF NOT EXISTS '${MYSQL_APP_USER}'@'%' IDENTIFIED BY '${MYSQL_APP_PASSWORD}';
-`)
-	fmt.Fprintf(&b, "GRANT SELECT, INSERT, UPDATE, DELETE ON %s.* TO '${MYSQL_APP_USER}'@'%%';\n", db)
-	if face.MariaDB {
-		b.WriteString(`
--- Flink's CDC sources read the binlog. MariaDB's default authentication
--- is mysql_native_password already (and it knows no IDENTIFIED WITH … BY).
-CREATE USER IF NOT EXISTS '${MYSQL_CDC_USER}'@'%' IDENTIFIED BY '${MYSQL_CDC_PASSWORD}';
-`)
-	} else {
-		b.WriteString(`
--- Flink's CDC sources read the binlog. mysql_native_password: the binlog
--- client cannot do MySQL 8's caching_sha2_password full authentication
--- without TLS ("Public Key Retrieval is not allowed").
-CREATE USER IF NOT EXISTS '${MYSQL_CDC_USER}'@'%' IDENTIFIED WITH mysql_native_password BY '${MYSQL_CDC_PASSWORD}';
-`)
-	}
-	b.WriteString(`GRANT SELECT, SHOW DATABASES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '${MYSQL_CDC_USER}'@'%';
-
--- The console and labgen run only read.
-CREATE USER IF NOT EXISTS '${MYSQL_READER_USER}'@'%' IDENTIFIED BY '${MYSQL_READER_PASSWORD}';
-`)
-	fmt.Fprintf(&b, "GRANT SELECT ON %s.* TO '${MYSQL_READER_USER}'@'%%';\n", db)
-	return []byte(b.String())
-}
-
-// mysqlInitScript runs once, on the MySQL container's first start: it
-// fills users.sql's placeholders from .env (templates/mysql-init-users.sh.tmpl).
-func mysqlInitScript(l *schemas.Lab) ([]byte, error) {
-	return execTemplate("mysql-init-users.sh", newScriptData(l))
 }
 
 func quoteCH(id string) string { return "`" + strings.ReplaceAll(id, "`", "\\`") + "`" }

@@ -2,9 +2,7 @@
 # Rendered by labgen from the lab "batch_loop". Do not edit: change the lab and render again.
 # Runs inside the lab's Flink containers (the image of flink/Dockerfile, with
 # this directory mounted at /lab):
-#   flink-jobs.sh run-sql FILE   run FILE with Flink's SQL client, after filling
-#                                ${MYSQL_CDC_USER} and ${MYSQL_CDC_PASSWORD}
-#                                from the environment (.env through compose)
+#   flink-jobs.sh run-sql FILE   run FILE with Flink's SQL client
 #   flink-jobs.sh lake-tables    create the lab's lake tables their catalogs lack
 #   flink-jobs.sh submit         create missing lake tables, then submit each
 #                                streaming job that is not running yet
@@ -106,7 +104,7 @@ run_sql() {
 		return 1
 	fi
 	sql=$(mktemp)
-	sql_subst "$1" MYSQL_CDC_USER MYSQL_CDC_PASSWORD >"$sql"
+	sql_subst "$1" >"$sql"
 	status=0
 	"$FLINK_HOME/bin/sql-client.sh" -f "$sql" || status=$?
 	rm -f "$sql"
