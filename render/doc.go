@@ -19,7 +19,8 @@
 //	scripts/flink-jobs.sh   run in the Flink containers: run-sql, submit, tiering, batch-loop
 //	labgen/Dockerfile       the labgen image (producer, console), built from labgen/src
 //	labgen/src/…            labgen's own source, so the image builds with Docker alone
-//	sql/mysql/schema.sql    database, tables, users and grants
+//	sql/mysql/              schema.sql (database, tables), users.sql (users and grants), init-users.sh
+//	sql/postgres/           the same for PostgreSQL, with the publication CDC reads
 //	sql/clickhouse/schema.sql  database, serving tables, Kafka-engine tables and views
 //	sql/flink/<job>.sql     one file per job: SET, CREATE CATALOG/TABLE, the job
 //	sql/presets/<engine>/<preset>.sql  every preset, for the console and by hand
@@ -43,4 +44,12 @@
 // MySQL 3306, Kafka 9092 (containers use kafka:19092), Flink UI/REST 8081,
 // SQL gateway 8083, ClickHouse HTTP 8123 and native 9000, Kafka UI 8080,
 // console 8088.
+//
+// Where each fact lives: a service's memory limit and health check are
+// its description in schemas' component registry (schemas.ServiceDesc);
+// what render writes for a source database is its sourceDB (source.go,
+// one file per database: mysql.go, postgres.go); the long shell scripts
+// are embedded templates (templates/*.sh.tmpl) whose data Go computes.
+// testdata/cases holds a small lab per feature beside the files it
+// renders (see its README).
 package render
