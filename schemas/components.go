@@ -93,6 +93,24 @@ type Health struct {
 
 func test(cmd string) func(*Lab) string { return func(*Lab) string { return cmd } }
 
+// The health checks that GET a path on the container's own port, with
+// the HTTP client its image has: the path is named once, for compose's
+// test and the native stack's probe.
+func wgetGet(port int, path string) string {
+	return fmt.Sprintf("wget -q -O /dev/null http://127.0.0.1:%d%s", port, path)
+}
+
+func curlGet(port int, path string) string {
+	return fmt.Sprintf("curl -fsS -o /dev/null http://127.0.0.1:%d%s", port, path)
+}
+
+// httpHealth checks with get(port, path) and has the native probe ask
+// the same path.
+func httpHealth(get func(int, string) string, port int, path string, h Health) *Health {
+	h.Test, h.HTTP = test(get(port, path)), path
+	return &h
+}
+
 // Service is the description of a compose service, or nil. A numbered
 // TaskManager (taskmanager-2, …) is described by taskmanager.
 func Service(name string) *ServiceDesc {
@@ -330,8 +348,7 @@ var kafkaUIComponent = &ComponentDesc{
 	Present: func(s *Stack) bool { return s.KafkaUI != nil && s.Kafka != nil },
 	Services: []ServiceDesc{{Name: "kafka-ui", Step: true,
 		Memory: fixed(Memory{MB: 256, Heap: "-Xmx128m", Why: "Kafka UI (Spring Boot), heap -Xmx128m"}),
-		Health: &Health{Test: test("wget -q -O /dev/null http://127.0.0.1:8080/actuator/health"),
-			Interval: sec(10), StartPeriod: sec(30), Retries: 18, HTTP: "/actuator/health"}}},
+		Health: httpHealth(wgetGet, 8080, "/actuator/health", Health{Interval: sec(10), StartPeriod: sec(30), Retries: 18})}},
 	Images: func(l *Lab) []Image { return images("kafka-ui", l.Stack.KafkaUI.Image) },
 	Ports:  func(s *Stack) map[string]int { return map[string]int{"ui": s.KafkaUI.Port} },
 }
@@ -344,7 +361,7 @@ var clickhouseComponent = &ComponentDesc{
 			Memory: fixed(Memory{MB: 512, Why: "clickhouse-server keeps itself to 90% of its container's limit; the lab's tables are small"}),
 			// /ping with whichever HTTP client the image has, else a
 			// native query.
-			Health: &Health{Test: test(`wget -q -O /dev/null http://127.0.0.1:8123/ping || curl -fsS -o /dev/null http://127.0.0.1:8123/ping || clickhouse-client --user "$$CLICKHOUSE_USER" --password "$$CLICKHOUSE_PASSWORD" --query "SELECT 1" >/dev/null`),
+			Health: &Health{Test: test(wgetGet(8123, "/ping") + " || " + curlGet(8123, "/ping") + ` || clickhouse-client --user "$$CLICKHOUSE_USER" --password "$$CLICKHOUSE_PASSWORD" --query "SELECT 1" >/dev/null`),
 				Interval: sec(5), StartPeriod: sec(20), Retries: 24, HTTP: "/ping"}},
 		{Name: "clickhouse-init",
 			Memory: fixed(Memory{MB: 128, Why: "clickhouse-client applying the schema"})},
@@ -393,8 +410,7 @@ var flinkComponent = &ComponentDesc{
 				jm, _ := l.Stack.FlinkMemory()
 				return Memory{MB: jm + flinkSlackMB, Why: fmt.Sprintf("Flink JobManager, jobmanager.memory.process.size %dm", jm)}
 			},
-			Health: &Health{Test: test("curl -fsS -o /dev/null http://127.0.0.1:8081/overview"),
-				Interval: sec(5), StartPeriod: sec(30), Retries: 24, HTTP: "/overview"}},
+			Health: httpHealth(curlGet, 8081, "/overview", Health{Interval: sec(5), StartPeriod: sec(30), Retries: 24})},
 		{Name: "taskmanager", Step: true,
 			Memory: func(l *Lab) Memory {
 				_, tm := l.Stack.FlinkMemory()
@@ -406,8 +422,7 @@ var flinkComponent = &ComponentDesc{
 				Interval: sec(5), StartPeriod: sec(30), Retries: 24}},
 		{Name: "sql-gateway", Step: true,
 			Memory: fixed(Memory{MB: 320, Heap: "-Xmx192m", Why: "Flink SQL gateway, heap -Xmx192m; plans the statements labgen sends"}),
-			Health: &Health{Test: test("curl -fsS -o /dev/null http://127.0.0.1:8083/v1/info"),
-				Interval: sec(5), StartPeriod: sec(30), Retries: 24, HTTP: "/v1/info"}},
+			Health: httpHealth(curlGet, 8083, "/v1/info", Health{Interval: sec(5), StartPeriod: sec(30), Retries: 24})},
 		{Name: "tiering",
 			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "flink run for the Fluss tiering job, heap " + flinkToolHeap})},
 		// Healthy once each streaming job has run; it checks again every
@@ -443,7 +458,7 @@ var consoleComponent = &ComponentDesc{
 	Services: []ServiceDesc{{Name: "console", Step: true,
 		Memory: fixed(Memory{MB: labgenMB, Why: "labgen console (Go)"}),
 		Health: &Health{Test: func(l *Lab) string {
-			return fmt.Sprintf("wget -q -O /dev/null http://127.0.0.1:%d/", l.Stack.Console.Port)
+			return wgetGet(l.Stack.Console.Port, "/")
 		}, Interval: sec(10), StartPeriod: sec(10), Retries: 12, HTTP: "/"}}},
 	Ports: func(s *Stack) map[string]int { return map[string]int{"console": s.Console.Port} },
 }
