@@ -222,3 +222,46 @@ func TestInterruptedRunTakesOver(t *testing.T) {
 	}
 	checkIntegrity(t, ldb, true)
 }
+
+// TestPostgresServerRestartMidRun is TestServerRestartMidRun on
+// PostgreSQL: the server is killed (postgres and every backend) in the
+// middle of a backfill and started again, recovering from its WAL; the
+// producer reports the outage, retries, and the tables end up exactly as
+// --sample prints them: nothing lost, nothing twice.
+func TestPostgresServerRestartMidRun(t *testing.T) {
+	srv := testsrv.OwnPostgres(t)
+	lab := loadPGLab(t)
+	plans := compile(t, lab, 11)
+	const count = 60_000
+	want := pgSample(t, lab, plans, count)
+
+	ldb := newPGLabDB(t, srv.PostgresServer, lab)
+	sink := openPGSink(t, ldb.cfg)
+	stats := NewStats(plans)
+	logs := &logSink{}
+	var killedAt int64
+	wait := whenParents(stats, count/4, func() {
+		killedAt = stats.Snapshot().Parents()
+		srv.Kill(t)
+		time.Sleep(1500 * time.Millisecond)
+		srv.Start(t)
+	})
+	sum, err := Run(ctxTimeout(t, 3*time.Minute), plans, sink, Options{
+		Logical: true, Start: epoch, Count: count, Resume: true, Stats: stats, Log: logs.log, MaxBackoff: 500 * time.Millisecond,
+	})
+	wait()
+	must(t, err)
+	if killedAt == 0 || killedAt >= count {
+		t.Fatalf("the server was not killed mid-run (at %d orders)", killedAt)
+	}
+	t.Logf("killed at %d orders; %s; log:\n%s", killedAt, sum.Line(-1), logs)
+	if !logs.contains("PostgreSQL write failed") || !logs.contains("PostgreSQL is back") {
+		t.Errorf("the outage was not reported:\n%s", logs)
+	}
+	if sum.Retries == 0 {
+		t.Error("no retries counted")
+	}
+	for _, table := range []string{"orders", "payments"} {
+		compareTables(t, table+" after a restart", pgDump(t, ldb.db, lab, table), want[table])
+	}
+}
