@@ -195,8 +195,8 @@ func TestFormatVersion(t *testing.T) {
 		t.Fatalf("lab.json does not start with its format:\n%.80s", b)
 	}
 	for _, c := range []struct{ json, want string }{
-		{`{"name": "x"}`, "rendered by an older labgen (lab.json format 0; this labgen reads format 1): render the lab again"},
-		{`{"format": 99, "name": "x"}`, "rendered by a newer labgen (lab.json format 99; this labgen reads format 1)"},
+		{`{"name": "x"}`, "rendered by an older labgen (lab.json format 0; this labgen reads format 2): render the lab again"},
+		{`{"format": 99, "name": "x"}`, "rendered by a newer labgen (lab.json format 99; this labgen reads format 2)"},
 		{`{"format": "one"}`, `format is "one", not a version number`},
 	} {
 		os.WriteFile(p, []byte(c.json), 0o644)
