@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -31,6 +32,9 @@ type StepKind struct {
 	// (its captures and expectations are not inputs: they fail on their
 	// own without stopping the step); nil means none.
 	inputs func(*Experiment, *Step) []Ref
+	// unavailable says what the step needs that the lab's stack leaves
+	// out (the experiment is then unavailable), or ""; nil means nothing.
+	unavailable func(d *decoder, s *Step) string
 	// own are the attributes that only a step of this kind takes.
 	own []ownAttr
 	// decode sets the kind's part of s from the step's attributes.
@@ -74,6 +78,18 @@ func init() {
 				{"compare", "compare outside a query", "compare sets the values of a query's column beside a declared distribution; this is a %s step."},
 			},
 			decode: decodeQueryStep,
+			unavailable: func(d *decoder, s *Step) string {
+				if s.Query == nil {
+					return ""
+				}
+				if p := d.lab.Preset(s.Query.Preset); p != nil && p.Unavailable != "" {
+					return fmt.Sprintf("uses preset %s, which %s", p.Name, p.Unavailable)
+				}
+				if s.Query.Engine != "" && !d.lab.Stack.Has(s.Query.Engine) {
+					return d.missing(s.Query.Engine)
+				}
+				return ""
+			},
 		},
 		{
 			Name: StepKafka, Form: "kafka", Rerun: true,
@@ -103,6 +119,13 @@ func init() {
 			Name: StepLab, Form: "lab", Rerun: true,
 			decode: func(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) {
 				s.Lab = &LabStep{Action: d.oneOf(at[StepLab], "smoke", "smoke", "batch")}
+			},
+			// The batch jobs run on Flink.
+			unavailable: func(d *decoder, s *Step) string {
+				if d.lab.Stack.Flink == nil && s.Lab != nil && s.Lab.Action == "batch" {
+					return d.missing("flink")
+				}
+				return ""
 			},
 		},
 		{
