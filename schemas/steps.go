@@ -15,6 +15,12 @@ import (
 // the decoder reads it, and the runner (what each kind does) and the
 // runbook (what each kind tells the reader) keep one entry per kind,
 // which their tests check against this list.
+//
+// A new kind is its constant, its part of Step and its entry here; its
+// entry in the runner's kindRuns (what it does, what a series keeps of
+// its result); and its prose in the runbook's stepBody. The decoder,
+// validation, captures, samples, waits and the gating on captured values
+// need nothing else.
 type StepKind struct {
 	// Name is Step.Kind and the step attribute that selects the kind.
 	Name string
