@@ -283,7 +283,7 @@ func decodeQueryStep(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) {
 		}
 	} else {
 		if at["engine"] == nil {
-			d.errorf(at["sql"].Expr.Range(), "Missing engine", "A query step with its own SQL says where it runs: engine = \"mysql\" or \"clickhouse\".")
+			d.errorf(at["sql"].Expr.Range(), "Missing engine", "A query step with its own SQL says where it runs: engine = \"mysql\", \"postgres\" or \"clickhouse\".")
 		}
 		q.Engine = d.oneOf(at["engine"], "", EngineMySQL, EnginePostgres, EngineClickHouse)
 		q.SQL = d.expr(at["sql"], cty.String, false)
