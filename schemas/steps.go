@@ -114,6 +114,17 @@ func init() {
 			decode: func(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) {
 				s.Flink = d.decodeFlinkStep(at[StepFlink])
 			},
+			unavailable: func(d *decoder, s *Step) string {
+				if d.lab.Stack.Flink == nil {
+					return d.missing("flink")
+				}
+				if s.Flink != nil && s.Flink.Job != "" {
+					if j := d.lab.Job(s.Flink.Job); j != nil && j.Unavailable != "" {
+						return fmt.Sprintf("shows job %s, which %s", j.Name, j.Unavailable)
+					}
+				}
+				return ""
+			},
 		},
 		{
 			Name: StepCompose, Form: "compose", result: never,

@@ -1,6 +1,8 @@
 package schemas
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -54,5 +56,69 @@ func TestStepKinds(t *testing.T) {
 	}
 	if !(&Step{Kind: StepWait, Wait: &WaitStep{Rerun: "x"}}).HasResult() {
 		t.Error("a wait that re-runs a step has no result")
+	}
+}
+
+// A step that needs what the stack leaves out makes its experiment
+// unavailable, as its kind's entry says.
+func TestStepKindsUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	src := `lab "u" {
+  title = "U"
+  seed  = 1
+}
+stack {
+  mysql {}
+}
+experiment "flink" {
+  number = 1
+  title  = "F"
+  step "s" {
+    flink = { show = ["state"] }
+  }
+}
+experiment "batch" {
+  number = 2
+  title  = "B"
+  step "s" {
+    lab = "batch"
+  }
+}
+experiment "clickhouse" {
+  number = 3
+  title  = "C"
+  step "s" {
+    engine = "clickhouse"
+    sql    = "SELECT 1"
+  }
+}
+experiment "fine" {
+  number = 4
+  title  = "N"
+  step "s" {
+    lab = "smoke"
+  }
+  step "q" {
+    engine = "mysql"
+    sql    = "SELECT 1"
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "lab.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lab, diags := NewParser().Load(dir, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for name, want := range map[string]string{
+		"flink":      "needs flink, which the stack does not run",
+		"batch":      "needs flink, which the stack does not run",
+		"clickhouse": "needs clickhouse, which the stack does not run",
+		"fine":       "",
+	} {
+		if got := lab.Experiment(name).Unavailable; got != want {
+			t.Errorf("experiment %s: unavailable %q, want %q", name, got, want)
+		}
 	}
 }
