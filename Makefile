@@ -52,7 +52,7 @@ test: lint validate ## the test suite: lint, validate, go test ./..., a bounded 
 deps: ## install what the tests need on Debian (run as root): servers, shellcheck, chromium, Go modules
 	./scripts/install-deps.sh
 
-bench-producer: ## producer throughput vs plain INSERTs, bytes per pending follow-up, lateness at 10,000 pending (throwaway MariaDB)
+bench-producer: ## producer throughput vs plain INSERTs on MariaDB and PostgreSQL, bytes per pending follow-up, lateness at 10,000 pending (throwaway servers)
 	LABGEN_TEST_SERVERS=require $(GO) test ./generator -run '^$$' -bench 'ProducerVsInsert|PendingMemory|OnTime' -benchtime 3x -benchmem -timeout 900s
 
 bench: bench-producer ## every benchmark

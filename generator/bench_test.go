@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"runtime"
 	"strconv"
@@ -72,6 +73,32 @@ func BenchmarkPendingMemory(b *testing.B) {
 //
 //	go test ./generator -run '^$' -bench ProducerVsInsert -benchtime 3x
 func BenchmarkProducerVsInsert(b *testing.B) {
+	srv := testsrv.MariaDB(b)
+	lab := loadLab(b)
+	benchProducerVsInsert(b, lab, MySQLDialect, func() (*sql.DB, Sink) {
+		ldb := newLabDB(b, srv, lab)
+		return ldb.db, openSink(b, ldb.cfg)
+	})
+}
+
+// BenchmarkPostgresProducerVsInsert is BenchmarkProducerVsInsert on one
+// PostgreSQL (the lab whose source is PostgreSQL): the producer's
+// INSERT … ON CONFLICT and UPDATE … FROM against plain 1000-row INSERTs
+// on the same server.
+//
+//	go test ./generator -run '^$' -bench PostgresProducerVsInsert -benchtime 3x
+func BenchmarkPostgresProducerVsInsert(b *testing.B) {
+	srv := testsrv.Postgres(b)
+	lab := loadPGLab(b)
+	benchProducerVsInsert(b, lab, PostgresDialect, func() (*sql.DB, Sink) {
+		ldb := newPGLabDB(b, srv, lab)
+		return ldb.db, openPGSink(b, ldb.cfg)
+	})
+}
+
+// benchProducerVsInsert is the comparison on any server: fresh returns
+// a database with the lab's empty tables and a producer's sink on it.
+func benchProducerVsInsert(b *testing.B, lab *schemas.Lab, d *Dialect, fresh func() (*sql.DB, Sink)) {
 	orders := int64(100_000)
 	if v := os.Getenv("LABGEN_BENCH_ORDERS"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -80,13 +107,11 @@ func BenchmarkProducerVsInsert(b *testing.B) {
 		}
 		orders = n
 	}
-	srv := testsrv.MariaDB(b)
-	lab := loadLab(b)
 	plans := compile(b, lab, lab.Seed)
 
-	inserts, rows := plainInserts(plans[0], orders)
+	inserts, rows := plainInserts(d, plans[0], orders)
 	var work [][]string
-	rec := &recordingSink{}
+	rec := &recordingSink{d: d}
 	if _, err := Run(context.Background(), plans, rec, Options{Logical: true, Count: orders, Start: epoch}); err != nil {
 		b.Fatal(err)
 	}
@@ -104,8 +129,8 @@ func BenchmarkProducerVsInsert(b *testing.B) {
 	}
 
 	exec := func(batches [][]string) float64 {
-		ldb := newLabDB(b, srv, lab)
-		conn, err := ldb.db.Conn(context.Background())
+		db, _ := fresh()
+		conn, err := db.Conn(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -126,8 +151,7 @@ func BenchmarkProducerVsInsert(b *testing.B) {
 		func() { insTime += exec([][]string{inserts}) },
 		func() { workTime += exec(work) },
 		func() {
-			ldb := newLabDB(b, srv, lab)
-			sink := openSink(b, ldb.cfg)
+			_, sink := fresh()
 			t0 := time.Now()
 			sum, err := Run(context.Background(), plans, sink, Options{Logical: true, Count: orders, Start: epoch, Resume: true})
 			if err != nil {
@@ -158,8 +182,8 @@ func BenchmarkProducerVsInsert(b *testing.B) {
 	b.ReportMetric(prodWrites/ins, "writes-ratio")
 	b.ReportMetric(prodWrites/same, "same-work-ratio")
 	b.ReportMetric(float64(absorbed)/float64(updates), "absorbed")
-	b.Logf("%d orders per round, %d rounds: %d rows inserted (orders + payments), %d order updates, %d (%.1f%%) combined with the order's INSERT, %d sent as UPDATEs",
-		orders, rounds, rows, updates, absorbed, 100*float64(absorbed)/float64(updates), sent)
+	b.Logf("%s, %d orders per round, %d rounds: %d rows inserted (orders + payments), %d order updates, %d (%.1f%%) combined with the order's INSERT, %d sent as UPDATEs",
+		d.Server, orders, rounds, rows, updates, absorbed, 100*float64(absorbed)/float64(updates), sent)
 	b.Logf("plain 1000-row INSERTs:         %8.0f rows/s", ins)
 	b.Logf("producer --rate max:            %8.0f rows inserted/s  (ratio %.2f)", prodIns, prodIns/ins)
 	b.Logf("                                %8.0f row writes/s     (ratio %.2f, counting the UPDATEs sent as writes)", prodWrites, prodWrites/ins)
@@ -167,8 +191,13 @@ func BenchmarkProducerVsInsert(b *testing.B) {
 }
 
 // recordingSink keeps the statements of every batch, in their first
-// (plain) form.
-type recordingSink struct{ batches [][]string }
+// (plain) form, in dialect d.
+type recordingSink struct {
+	d       *Dialect
+	batches [][]string
+}
+
+func (r *recordingSink) Dialect() *Dialect { return r.d }
 
 func (r *recordingSink) NextIndex(context.Context, *Plan) (int64, error) { return 0, nil }
 func (r *recordingSink) Write(_ context.Context, s []string) error {
@@ -190,13 +219,13 @@ func followEvents(p *Plan, n int64) []Event {
 	}
 }
 
-// plainInserts builds 1000-row INSERT statements of the rows a producer
-// writes for n orders: the orders, then the payments.
-func plainInserts(p *Plan, n int64) ([]string, int64) {
+// plainInserts builds 1000-row INSERT statements, in dialect d, of the
+// rows a producer writes for n orders: the orders, then the payments.
+func plainInserts(d *Dialect, p *Plan, n int64) ([]string, int64) {
 	s := NewStream(p, StreamConfig{Start: epoch, Count: n})
 	ins := map[int]*stmt{}
 	order := []int{-1}
-	mk := func(t *Table) *stmt { return insertStmt(MySQLDialect, t) }
+	mk := func(t *Table) *stmt { return insertStmt(d, t) }
 	ins[-1] = mk(p.Table)
 	for k, f := range p.Follows {
 		ins[k] = mk(f.Table)

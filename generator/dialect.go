@@ -11,17 +11,20 @@ import (
 // same on every server, so runs write the same data anywhere.
 type Dialect struct {
 	Name string
-	pg   bool
+	// Server names the server in messages to the person running the
+	// producer.
+	Server string
+	pg     bool
 }
 
 var (
 	// MySQLDialect writes MySQL and MariaDB: `names`, INSERT … ON
 	// DUPLICATE KEY UPDATE, UPDATE … JOIN.
-	MySQLDialect = &Dialect{Name: "mysql"}
+	MySQLDialect = &Dialect{Name: "mysql", Server: "MySQL"}
 	// PostgresDialect writes PostgreSQL: "names", INSERT … ON CONFLICT
 	// DO NOTHING, UPDATE … FROM; strings as standard_conforming_strings
 	// reads them (the sink's session sets it).
-	PostgresDialect = &Dialect{Name: "postgres", pg: true}
+	PostgresDialect = &Dialect{Name: "postgres", Server: "PostgreSQL", pg: true}
 )
 
 // dialectOf is the sink's dialect; sinks that do not say (tests' fakes)

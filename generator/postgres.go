@@ -93,8 +93,10 @@ func (p *Postgres) explainPostgres(err error, table string) error {
 		return fmt.Errorf("PostgreSQL at %s: %s (SQLSTATE %s)", p.addr(), pe.Message, pe.Code)
 	}
 	// Anything else is the connection: refused, reset, timed out, closed
-	// (pgx wraps the network error in its own, with the address).
-	if isTransientMySQL(err) || pgconn.SafeToRetry(err) || pgconn.Timeout(err) || isConnectError(err) {
+	// (pgx wraps the network error in its own, with the address; a
+	// connection the server dropped mid-transaction is ErrConnClosed on
+	// its next statement).
+	if isTransientMySQL(err) || pgconn.SafeToRetry(err) || pgconn.Timeout(err) || isConnectError(err) || errors.Is(err, pgconn.ErrConnClosed) {
 		return Transient(fmt.Errorf("cannot reach PostgreSQL at %s: %w", p.addr(), err))
 	}
 	return fmt.Errorf("PostgreSQL at %s: %v", p.addr(), err)

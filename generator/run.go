@@ -502,6 +502,7 @@ func sleep(ctx context.Context, d time.Duration, failed chan struct{}) bool {
 // long as ctx allows.
 func (r *runner) write(ctx context.Context, b *batch) error {
 	o := r.opts
+	server := dialectOf(r.sink).Server
 	stmts := b.statements(false)
 	backoff := 250 * time.Millisecond
 	var down time.Time
@@ -524,7 +525,7 @@ func (r *runner) write(ctx context.Context, b *batch) error {
 		if err == nil {
 			if !down.IsZero() {
 				r.stats.downNs.Store(0)
-				o.Log(fmt.Sprintf("MySQL is back after %s; resuming (nothing lost: the batch was retried, follow-ups kept)", o.Now().Sub(down).Round(100*time.Millisecond)))
+				o.Log(fmt.Sprintf("%s is back after %s; resuming (nothing lost: the batch was retried, follow-ups kept)", server, o.Now().Sub(down).Round(100*time.Millisecond)))
 			}
 			r.stats.add(b.counts)
 			r.stats.clock.Store(b.lastT)
@@ -541,9 +542,9 @@ func (r *runner) write(ctx context.Context, b *batch) error {
 		if down.IsZero() {
 			down = o.Now()
 			r.stats.downNs.Store(down.UnixNano())
-			o.Log(fmt.Sprintf("MySQL write failed: %v; retrying with backoff", err))
+			o.Log(fmt.Sprintf("%s write failed: %v; retrying with backoff", server, err))
 		} else if attempt%20 == 0 {
-			o.Log(fmt.Sprintf("MySQL still unreachable after %s: %v; retrying", o.Now().Sub(down).Round(time.Second), err))
+			o.Log(fmt.Sprintf("%s still unreachable after %s: %v; retrying", server, o.Now().Sub(down).Round(time.Second), err))
 		}
 		t := time.NewTimer(backoff)
 		select {

@@ -7,8 +7,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/labgen/labgen/sqlread"
 )
 
 var experimentSchema = &hcl.BodySchema{
@@ -17,16 +15,6 @@ var experimentSchema = &hcl.BodySchema{
 		{Name: "intro"}, {Name: "record"}, {Name: "expected"}, {Name: "interpretation"}, {Name: "needs"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "step", LabelNames: []string{"name"}}},
-}
-
-var stepSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "title"}, {Name: "text"},
-		{Name: "query"}, {Name: "engine"}, {Name: "sql"}, {Name: "max_rows"},
-		{Name: "kafka"}, {Name: "flink"}, {Name: "compose"}, {Name: "lab"}, {Name: "wait"}, {Name: "note"},
-		{Name: "capture"}, {Name: "sample"}, {Name: "compare"}, {Name: "timeout"}, {Name: "on_failure"},
-	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "expect"}},
 }
 
 var expectSchema = &hcl.BodySchema{
@@ -94,8 +82,6 @@ func (d *decoder) decodeExperiment(b *hcl.Block) *Experiment {
 	return e
 }
 
-var stepKinds = []string{StepQuery, StepKafka, StepFlink, StepCompose, StepLab, StepWait, StepNote}
-
 func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 	content, diags := b.Body.Content(stepSchema)
 	d.diags = append(d.diags, diags...)
@@ -109,100 +95,30 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 	s.OnFailure = d.oneOf(at["on_failure"], "continue", "continue", "stop")
 	s.Timeout = d.duration(at["timeout"], "")
 
-	var kinds []string
-	for _, k := range []string{"query", "sql", "kafka", "flink", "compose", "lab", "wait", "note"} {
-		if at[k] != nil {
-			if k == "sql" {
-				if at["query"] == nil {
-					kinds = append(kinds, StepQuery)
-				}
-				continue
-			}
-			kinds = append(kinds, k)
-		}
-	}
-	switch {
-	case len(kinds) == 0:
-		d.errorf(b.DefRange, "Step does nothing", "Step %s needs exactly one of: query (a preset) or engine + sql, kafka, flink, compose, lab, wait, note.", s.Name)
-		return nil
-	case len(kinds) > 1:
-		d.errorf(b.DefRange, "Step does several things", "Step %s sets %s; a step does exactly one thing, so split it into several steps.", s.Name, strings.Join(kinds, " and "))
+	kind := d.stepKind(b, s.Name, at)
+	if kind == nil {
 		return nil
 	}
-	s.Kind = kinds[0]
+	s.Kind = kind.Name
 	defer func() { d.currentStep = nil }()
 	d.currentStep = &deferredRef{exp: e, step: len(e.Steps)}
-
-	switch s.Kind {
-	case StepQuery:
-		q := &QueryStep{MaxRows: d.atLeast(at["max_rows"], 1, 20)}
-		if qa := at["query"]; qa != nil {
-			if at["sql"] != nil {
-				d.errorf(at["sql"].Expr.Range(), "Preset and SQL", "A query step runs either a preset (query = preset.name) or its own SQL (engine + sql), not both.")
-			}
-			name, ok := d.ref(qa.Expr, "preset")
-			if ok {
-				p := d.lab.Preset(name)
-				if p == nil {
-					d.errorf(qa.Expr.Range(), "Reference to undeclared preset", "No preset named %q is declared in this lab.", name)
-				} else {
-					q.Preset, q.Engine, q.SQL = name, p.Engine, Expr{Text: p.SQL}
-				}
-			}
-			if at["engine"] != nil {
-				d.errorf(at["engine"].Expr.Range(), "Engine of a preset", "The preset says which engine it runs on; remove engine here.")
-			}
-		} else {
-			if at["engine"] == nil {
-				d.errorf(at["sql"].Expr.Range(), "Missing engine", "A query step with its own SQL says where it runs: engine = \"mysql\" or \"clickhouse\".")
-			}
-			q.Engine = d.oneOf(at["engine"], "", EngineMySQL, EnginePostgres, EngineClickHouse)
-			q.SQL = d.expr(at["sql"], cty.String, false)
-			// SQL that needs captured values is checked by the runtime.
-			if !q.SQL.Deferred() && q.SQL.Text != "" && q.Engine != "" {
-				if err := sqlread.Check(q.Engine, q.SQL.Text); err != nil {
-					d.errorf(at["sql"].Expr.Range(), "Query is not read-only", "Step %s must run a single read-only statement: %s.", s.Name, err)
-				}
-			}
-		}
-		s.Query = q
-	case StepKafka:
-		s.Kafka = d.decodeKafkaStep(at["kafka"])
-	case StepFlink:
-		s.Flink = d.decodeFlinkStep(at["flink"])
-	case StepCompose:
-		s.Compose = d.decodeComposeStep(at["compose"])
-	case StepLab:
-		s.Lab = &LabStep{Action: d.oneOf(at["lab"], "smoke", "smoke", "batch")}
-	case StepWait:
-		s.Wait = d.decodeWaitStep(at["wait"], e)
-	case StepNote:
-		s.Note = trimText(d.str(at["note"]))
-	}
-	if at["max_rows"] != nil && s.Kind != StepQuery {
-		d.errorf(at["max_rows"].Expr.Range(), "max_rows outside a query", "max_rows bounds a query step's output; this is a %s step.", s.Kind)
-	}
-	if at["engine"] != nil && s.Kind != StepQuery {
-		d.errorf(at["engine"].Expr.Range(), "engine outside a query", "engine belongs to a query step with its own sql.")
-	}
+	kind.decode(d, at, s, e)
+	d.checkOwn(at, s)
 
 	if ca := at["capture"]; ca != nil {
 		s.Captures = d.namedExprs(ca, s.Name, "capture")
-		if s.Kind == StepNote || s.Kind == StepWait && s.Wait != nil && s.Wait.Rerun == "" || s.Kind == StepCompose {
+		if !s.HasResult() {
 			d.errorf(ca.Expr.Range(), "Nothing to capture", "A %s step has no result to capture from.", s.Kind)
 		}
 	}
 	if sa := at["sample"]; sa != nil {
 		s.Samples = d.namedExprs(sa, s.Name, "sample")
-		if s.Kind == StepNote || s.Kind == StepWait && s.Wait != nil && s.Wait.Rerun == "" || s.Kind == StepCompose {
-			d.errorf(sa.Expr.Range(), "Nothing to sample", "A %s step has no result to sample; sample a query, kafka, flink or lab step, or a wait that re-runs one.", s.Kind)
+		if !s.HasResult() {
+			d.errorf(sa.Expr.Range(), "Nothing to sample", "A %s step has no result to sample; sample a %s step, or a wait that re-runs one.", s.Kind, orList(rerunKinds()))
 		}
 	}
 	if ca := at["compare"]; ca != nil {
 		s.Compare = d.decodeCompare(ca)
-		if s.Kind != StepQuery {
-			d.errorf(ca.Expr.Range(), "compare outside a query", "compare sets the values of a query's column beside a declared distribution; this is a %s step.", s.Kind)
-		}
 	}
 	for _, xb := range content.Blocks {
 		xc, diags := xb.Body.Content(expectSchema)
@@ -275,7 +191,40 @@ func (d *decoder) expr(a *hcl.Attribute, ty cty.Type, allowResult bool) Expr {
 	if p, ok := d.placeholderText(a.Expr); ok {
 		text = p
 	}
-	return Expr{Source: exprSource(d, a.Expr), Text: text, Range: a.Expr.Range()}
+	return Expr{Source: exprSource(d, a.Expr), Text: text, Refs: capturedRefs(a.Expr, ref.exp.Name), Range: a.Expr.Range()}
+}
+
+// capturedRefs lists the captured values an expression of experiment exp
+// uses, each once, in the order written: step.S.C (of exp) and
+// experiment.E.S.C. Whether they exist is checked with the rest of the
+// lab (checkDeferred); an incomplete reference is reported there.
+func capturedRefs(x hcl.Expression, exp string) []Ref {
+	var out []Ref
+	seen := map[Ref]bool{}
+	for _, tr := range x.Variables() {
+		var names []string
+		for _, t := range tr[1:] {
+			a, ok := t.(hcl.TraverseAttr)
+			if !ok {
+				break
+			}
+			names = append(names, a.Name)
+		}
+		var r Ref
+		switch {
+		case tr.RootName() == "step" && len(names) >= 2:
+			r = Ref{Experiment: exp, Step: names[0], Name: names[1], Text: "step." + names[0] + "." + names[1]}
+		case tr.RootName() == "experiment" && len(names) >= 3:
+			r = Ref{Experiment: names[0], Step: names[1], Name: names[2], Text: "experiment." + names[0] + "." + names[1] + "." + names[2]}
+		default:
+			continue
+		}
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // placeholderText evaluates a deferred string with each captured value
@@ -540,8 +489,8 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 			switch {
 			case target == nil:
 				d.errorf(ra.Expr.Range(), "Reference to unknown step", "rerun names step %q, which is not an earlier step of experiment %s.", name, e.Name)
-			case target.Kind == StepNote || target.Kind == StepWait || target.Kind == StepCompose:
-				d.errorf(ra.Expr.Range(), "Step cannot be re-run", "Step %q is a %s step; a wait re-runs a step with a result (query, kafka, flink, lab).", name, target.Kind)
+			case KindOf(target.Kind) == nil || !KindOf(target.Kind).Rerun:
+				d.errorf(ra.Expr.Range(), "Step cannot be re-run", "Step %q is a %s step; a wait re-runs a step with a result (%s).", name, target.Kind, strings.Join(rerunKinds(), ", "))
 			}
 			w.Rerun = name
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -18,7 +19,10 @@ import (
 // change would make an older labgen misread a newer lab.json or the other
 // way round (a field renamed, removed or meaning something else); a new
 // field that older readers may ignore does not need it.
-const LabJSONFormat = 1
+//
+// 2: run-time expressions carry the captured values they use (refs),
+// which the runner reads instead of parsing the expressions again.
+const LabJSONFormat = 2
 
 // labFile is lab.json: its format version first, then the lab.
 type labFile struct {
@@ -165,9 +169,20 @@ func (e Expr) Eval(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if e.Source == "" {
 		return cty.StringVal(e.Text), nil
 	}
-	expr, diags := hclsyntax.ParseExpression([]byte(e.Source), "lab.json", hcl.InitialPos)
+	expr, diags := e.Parse()
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
 	return expr.Value(ctx)
+}
+
+// Parse parses a run-time expression's source. A heredoc (<<-SQL … SQL)
+// parses only with a newline after its closing marker, which a source
+// written by hand into lab.json may lack.
+func (e Expr) Parse() (hcl.Expression, hcl.Diagnostics) {
+	src := e.Source
+	if strings.HasPrefix(strings.TrimSpace(src), "<<") && !strings.HasSuffix(src, "\n") {
+		src += "\n"
+	}
+	return hclsyntax.ParseExpression([]byte(src), "lab.json", hcl.InitialPos)
 }

@@ -397,53 +397,6 @@ type CompareStep struct {
 	Unit string `json:"unit,omitempty"`
 }
 
-// Step kinds.
-const (
-	StepQuery   = "query"
-	StepKafka   = "kafka"
-	StepFlink   = "flink"
-	StepCompose = "compose"
-	StepLab     = "lab"
-	StepWait    = "wait"
-	StepNote    = "note"
-)
-
-// Step is one action of an experiment. Exactly one of the kind-specific
-// parts is set, named by Kind.
-type Step struct {
-	Name  string `json:"name"`
-	Kind  string `json:"kind"`
-	Title string `json:"title,omitempty"`
-	// Text tells the reader what to do or look at.
-	Text    string       `json:"text,omitempty"`
-	Query   *QueryStep   `json:"query,omitempty"`
-	Kafka   *KafkaStep   `json:"kafka,omitempty"`
-	Flink   *FlinkStep   `json:"flink,omitempty"`
-	Compose *ComposeStep `json:"compose,omitempty"`
-	Lab     *LabStep     `json:"lab,omitempty"`
-	Wait    *WaitStep    `json:"wait,omitempty"`
-	Note    string       `json:"note,omitempty"`
-	// Captures are evaluated over the step's result; later steps use them
-	// as step.<name>.<capture>, later experiments as
-	// experiment.<experiment>.<step>.<capture>.
-	Captures []*Capture `json:"captures,omitempty"`
-	// Samples name values kept from every run of the step (a re-running
-	// wait samples each run; another step, its one run), as a time series
-	// in the record. A sampling step's capture and expect see them as
-	// samples = [{ms, <name> = value, …}].
-	Samples []*Capture `json:"samples,omitempty"`
-	// Compare sets a query step's values beside a distribution the
-	// producer declares (generator input vs observed).
-	Compare *CompareStep `json:"compare,omitempty"`
-	Expects []*Expect    `json:"expects,omitempty"`
-	// Timeout bounds the step ("" means the runtime's default).
-	Timeout string `json:"timeout,omitempty"`
-	// OnFailure is "continue" (default) or "stop" (skip the rest of the
-	// experiment).
-	OnFailure string    `json:"on_failure"`
-	DeclRange hcl.Range `json:"-"`
-}
-
 // Expr is an HCL expression kept as source text, evaluated by the runtime.
 // Text is a static value when the expression needed nothing from a run;
 // then Source is empty.
@@ -451,59 +404,25 @@ type Expr struct {
 	Source string `json:"expr,omitempty"`
 	// Text is the static value, or for a deferred template a readable form
 	// with ${...} left in place.
-	Text  string    `json:"text"`
+	Text string `json:"text"`
+	// Refs are the captured values the expression uses, found once when
+	// the lab is loaded.
+	Refs  []Ref     `json:"refs,omitempty"`
 	Range hcl.Range `json:"-"`
+}
+
+// Ref is a captured value an expression refers to.
+type Ref struct {
+	Experiment string `json:"experiment"`
+	Step       string `json:"step"`
+	Name       string `json:"name"`
+	// Text is how the lab wrote it: step.pick.order_id or
+	// experiment.trace.pick.order_id.
+	Text string `json:"text"`
 }
 
 // Deferred tells whether the runtime must evaluate the expression.
 func (e *Expr) Deferred() bool { return e != nil && e.Source != "" }
-
-// QueryStep runs SQL on an engine, either a preset or its own SQL.
-type QueryStep struct {
-	Engine string `json:"engine"`
-	Preset string `json:"preset,omitempty"`
-	SQL    Expr   `json:"sql"`
-	// MaxRows bounds the output kept in the record.
-	MaxRows int `json:"max_rows"`
-}
-
-// KafkaStep reads the messages of one key, or the tail of a topic.
-type KafkaStep struct {
-	Topic string `json:"topic"`
-	Key   *Expr  `json:"key,omitempty"`
-	Tail  int    `json:"tail,omitempty"`
-	// Offsets probes the topic's offsets instead of reading messages.
-	Offsets bool   `json:"offsets,omitempty"`
-	Max     int    `json:"max"`
-	Timeout string `json:"timeout"`
-}
-
-// FlinkStep shows a job's state from the Flink REST API.
-type FlinkStep struct {
-	Job  string   `json:"job,omitempty"`
-	Show []string `json:"show"`
-}
-
-// ComposeStep stops, starts or restarts one service.
-type ComposeStep struct {
-	Action  string `json:"action"`
-	Service string `json:"service"`
-}
-
-// LabStep runs the lab's smoke checks or its batch jobs.
-type LabStep struct {
-	Action string `json:"action"`
-}
-
-// WaitStep waits a duration, or re-runs an earlier step until a condition
-// over its result holds.
-type WaitStep struct {
-	Duration string `json:"duration,omitempty"`
-	Rerun    string `json:"rerun,omitempty"`
-	Until    *Expr  `json:"until,omitempty"`
-	Interval string `json:"interval,omitempty"`
-	Timeout  string `json:"timeout,omitempty"`
-}
 
 // Capture is a named value taken from a step's result.
 type Capture struct {

@@ -220,25 +220,9 @@ func (d *decoder) experimentUnavailable(e *Experiment) string {
 		return invalid
 	}
 	for _, s := range e.Steps {
-		switch s.Kind {
-		case StepQuery:
-			if s.Query == nil {
-				continue
-			}
-			if p := l.Preset(s.Query.Preset); p != nil && p.Unavailable != "" {
-				return fmt.Sprintf("uses preset %s, which %s", p.Name, p.Unavailable)
-			}
-			if s.Query.Engine != "" && !l.Stack.Has(s.Query.Engine) {
-				return d.missing(s.Query.Engine)
-			}
-		case StepFlink, StepLab:
-			if l.Stack.Flink == nil && (s.Kind == StepFlink || s.Lab != nil && s.Lab.Action == "batch") {
-				return d.missing("flink")
-			}
-			if s.Flink != nil && s.Flink.Job != "" {
-				if j := l.Job(s.Flink.Job); j != nil && j.Unavailable != "" {
-					return fmt.Sprintf("shows job %s, which %s", j.Name, j.Unavailable)
-				}
+		if k := KindOf(s.Kind); k != nil && k.unavailable != nil {
+			if why := k.unavailable(d, s); why != "" {
+				return why
 			}
 		}
 	}

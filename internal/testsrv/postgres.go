@@ -194,6 +194,28 @@ func asUser(cmd *exec.Cmd, cred *syscall.Credential) {
 // and removes its directory.
 func startPostgres(postgres, initdb string) (*PostgresServer, func() error, error) {
 	deadline := time.Now().Add(startTimeout)
+	dir, cred, err := initPostgres(initdb, deadline)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv, p, err := testproc.RetryPorts(func() (*PostgresServer, *testproc.Proc, error) {
+		return runPostgresOnce(postgres, dir, cred, deadline)
+	})
+	if err != nil {
+		dir.Remove()
+		return nil, nil, err
+	}
+	srv.dir = dir.Path
+	stop := func() error {
+		srv.admin.Close()
+		return errors.Join(p.Stop(), dir.Remove())
+	}
+	return srv, stop, nil
+}
+
+// initPostgres creates a cluster in a new temporary directory, owned by
+// the user postgres runs as.
+func initPostgres(initdb string, deadline time.Time) (*testproc.Dir, *syscall.Credential, error) {
 	cred, err := postgresUser()
 	if err != nil {
 		return nil, nil, err
@@ -221,22 +243,12 @@ func startPostgres(postgres, initdb string) (*PostgresServer, func() error, erro
 		dir.Remove()
 		return nil, nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	srv, p, err := testproc.RetryPorts(func() (*PostgresServer, *testproc.Proc, error) {
-		return runPostgresOnce(postgres, dir, cred, deadline)
-	})
-	if err != nil {
-		dir.Remove()
-		return nil, nil, err
-	}
-	srv.dir = dir.Path
-	stop := func() error {
-		srv.admin.Close()
-		return errors.Join(p.Stop(), dir.Remove())
-	}
-	return srv, stop, nil
+	return dir, cred, nil
 }
 
-func runPostgresOnce(postgres string, dir *testproc.Dir, cred *syscall.Credential, deadline time.Time) (*PostgresServer, *testproc.Proc, error) {
+// runPostgresOnce starts postgres on the cluster in dir on a free port;
+// settings (-c name=value) override the defaults.
+func runPostgresOnce(postgres string, dir *testproc.Dir, cred *syscall.Credential, deadline time.Time, settings ...string) (*PostgresServer, *testproc.Proc, error) {
 	port, err := testproc.FreePort()
 	if err != nil {
 		return nil, nil, err
@@ -249,6 +261,9 @@ func runPostgresOnce(postgres string, dir *testproc.Dir, cred *syscall.Credentia
 		// Durability is pointless for throwaway data and costs fsyncs.
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
 		"-c", "shared_buffers=32MB", "-c", "logging_collector=off")
+	for _, kv := range settings {
+		cmd.Args = append(cmd.Args, "-c", kv)
+	}
 	cmd.Dir = dir.Path
 	asUser(cmd, cred)
 	p, err := testproc.StartProc("postgres", cmd, dir.Join("postgres.out"), "")

@@ -2,6 +2,7 @@ package labdir_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,12 +192,12 @@ func TestFormatVersion(t *testing.T) {
 	l := labdirtest.Load(t, &schemas.Lab{Name: "x", Stack: &schemas.Stack{}}, nil)
 	p := filepath.Join(l.Dir, "lab.json")
 	b, _ := os.ReadFile(p)
-	if !strings.HasPrefix(string(b), "{\n  \"format\": 1,\n") {
+	if !strings.HasPrefix(string(b), fmt.Sprintf("{\n  \"format\": %d,\n", schemas.LabJSONFormat)) {
 		t.Fatalf("lab.json does not start with its format:\n%.80s", b)
 	}
 	for _, c := range []struct{ json, want string }{
-		{`{"name": "x"}`, "rendered by an older labgen (lab.json format 0; this labgen reads format 1): render the lab again"},
-		{`{"format": 99, "name": "x"}`, "rendered by a newer labgen (lab.json format 99; this labgen reads format 1)"},
+		{`{"name": "x"}`, fmt.Sprintf("rendered by an older labgen (lab.json format 0; this labgen reads format %d): render the lab again", schemas.LabJSONFormat)},
+		{`{"format": 99, "name": "x"}`, fmt.Sprintf("rendered by a newer labgen (lab.json format 99; this labgen reads format %d)", schemas.LabJSONFormat)},
 		{`{"format": "one"}`, `format is "one", not a version number`},
 	} {
 		os.WriteFile(p, []byte(c.json), 0o644)

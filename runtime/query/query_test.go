@@ -4,11 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -52,15 +50,6 @@ func (f *mysqlFixture) exec(t *testing.T, q string) {
 	if _, err := f.root.ExecContext(tctx(t), q); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-}
-
-func (f *mysqlFixture) count(t *testing.T) int {
-	t.Helper()
-	var n int
-	if err := f.root.QueryRowContext(tctx(t), "SELECT COUNT(*) FROM t").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // open returns a function that fails t on an error of Open* and closes
@@ -149,119 +138,6 @@ func TestMySQLGenericScanning(t *testing.T) {
 	}
 }
 
-func TestMySQLLimits(t *testing.T) {
-	f := newMySQL(t)
-	e := open(t)(OpenMySQL(f.srv.DSN("root", "", f.db)))
-	gen := "SELECT seq, REPEAT('x', 100) AS pad FROM seq_1_to_100000"
-
-	res := mustQuery(t, e, gen, Limits{MaxRows: 10})
-	if len(res.Rows) != 10 || !res.Truncated {
-		t.Errorf("MaxRows 10: got %d rows, truncated %v; want 10, true", len(res.Rows), res.Truncated)
-	}
-	res = mustQuery(t, e, "SELECT * FROM t ORDER BY id", Limits{MaxRows: 3})
-	if len(res.Rows) != 3 || res.Truncated {
-		t.Errorf("MaxRows 3 of 3: got %d rows, truncated %v; want 3, false", len(res.Rows), res.Truncated)
-	}
-	res = mustQuery(t, e, gen, Limits{MaxBytes: 1000})
-	if n := len(res.Rows); n == 0 || n > 10 || !res.Truncated {
-		t.Errorf("MaxBytes 1000: got %d rows (~110 bytes each), truncated %v; want 1..9, true", n, res.Truncated)
-	}
-	if b, _ := json.Marshal(res.Rows); len(b) > 1000 {
-		t.Errorf("MaxBytes 1000: rows are %d bytes of JSON", len(b))
-	}
-	// A truncated query is stopped, not read to its end: a big cross join
-	// returns its first rows quickly.
-	start := time.Now()
-	res = mustQuery(t, e, "SELECT a.seq, b.seq FROM seq_1_to_100000 a, seq_1_to_100000 b", Limits{MaxRows: 5, Timeout: 20 * time.Second})
-	if !res.Truncated || len(res.Rows) != 5 {
-		t.Errorf("cross join: got %d rows, truncated %v", len(res.Rows), res.Truncated)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("truncated cross join took %s: the rest was read instead of cancelled", d)
-	}
-	// The engine is still usable afterwards.
-	mustQuery(t, e, "SELECT 1", Limits{})
-}
-
-func TestMySQLTimeout(t *testing.T) {
-	f := newMySQL(t)
-	e := open(t)(OpenMySQL(f.srv.DSN("root", "", f.db)))
-	for _, q := range []string{
-		"SELECT SLEEP(20)",
-		"SELECT COUNT(*) FROM seq_1_to_100000 a, seq_1_to_100000 b, seq_1_to_100 c",
-	} {
-		start := time.Now()
-		_, err := e.Query(tctx(t), q, Limits{Timeout: 700 * time.Millisecond})
-		d := time.Since(start)
-		if !errors.Is(err, ErrTimeout) {
-			t.Errorf("%s: got error %v, want a timeout", q, err)
-		} else if !strings.Contains(err.Error(), "700ms") {
-			t.Errorf("%s: error %q does not name the limit", q, err)
-		}
-		if d > 5*time.Second {
-			t.Errorf("%s: took %s with a 700ms timeout", q, d)
-		}
-	}
-	mustQuery(t, e, "SELECT 1", Limits{})
-}
-
-// Writes through the engine fail even as root, who may do everything: the
-// read-only session and transaction alone stop them.
-func TestMySQLReadOnlySession(t *testing.T) {
-	f := newMySQL(t)
-	e := open(t)(OpenMySQL(f.srv.DSN("root", "", f.db) + "?multiStatements=true"))
-	for _, q := range []string{
-		"INSERT INTO t VALUES (4, 'four')",
-		"INSERT INTO t SELECT id + 10, name FROM t",
-		"REPLACE INTO t VALUES (1, 'uno')",
-		"UPDATE t SET name = 'x'",
-		"DELETE FROM t",
-		"TRUNCATE TABLE t",
-		"DROP TABLE t",
-		"ALTER TABLE t ADD COLUMN c INT",
-		"CREATE TABLE t2 (id INT)",
-		"RENAME TABLE t TO t3",
-		"CREATE VIEW v AS SELECT * FROM t",
-		"SELECT 1; DELETE FROM t",
-	} {
-		_, err := e.Query(tctx(t), q, Limits{})
-		if err == nil {
-			t.Errorf("%s: no error", q)
-		} else {
-			t.Logf("%s: %v", q, err)
-		}
-	}
-	// A statement that ends the engine's transaction, or tries to lift
-	// the session's read-only mode, does not open the next query to writes.
-	for _, q := range []string{"COMMIT", "SET SESSION TRANSACTION READ WRITE", "SET autocommit = 1"} {
-		_, _ = e.Query(tctx(t), q, Limits{})
-		if _, err := e.Query(tctx(t), "DELETE FROM t", Limits{}); err == nil {
-			t.Errorf("DELETE after %s: no error", q)
-		}
-	}
-	if n := f.count(t); n != 3 {
-		t.Errorf("t has %d rows after the attempts, want 3", n)
-	}
-	var tables int
-	if err := f.root.QueryRowContext(tctx(t), "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ?", f.db).Scan(&tables); err != nil {
-		t.Fatal(err)
-	}
-	if tables != 1 {
-		t.Errorf("the database has %d tables, want 1 (t)", tables)
-	}
-	var cols int
-	if err := f.root.QueryRowContext(tctx(t), "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = ? AND table_name = 't'", f.db).Scan(&cols); err != nil {
-		t.Fatal(err)
-	}
-	if cols != 2 {
-		t.Errorf("t has %d columns, want 2", cols)
-	}
-	// Reading still works on the same engine.
-	if res := mustQuery(t, e, "SELECT name FROM t ORDER BY id", Limits{}); len(res.Rows) != 3 || res.Rows[0][0] != "one" {
-		t.Errorf("got %v", res.Rows)
-	}
-}
-
 // chFixture is a database with table t (three rows).
 type chFixture struct {
 	srv *testsrv.ClickHouseServer
@@ -275,11 +151,6 @@ func newClickHouse(t *testing.T) *chFixture {
 	srv.Exec(t, "CREATE TABLE "+name+".t (id UInt64, name String) ENGINE = MergeTree ORDER BY id")
 	srv.Exec(t, "INSERT INTO "+name+".t VALUES (1, 'one'), (2, 'two'), (3, 'three')")
 	return &chFixture{srv: srv, db: name}
-}
-
-func (f *chFixture) count(t *testing.T) string {
-	t.Helper()
-	return strings.TrimSpace(f.srv.Exec(t, "SELECT count() FROM "+f.db+".t"))
 }
 
 func (f *chFixture) open(t *testing.T, user string) Engine {
@@ -315,80 +186,4 @@ func TestClickHouseGenericScanning(t *testing.T) {
 		"b", "123e4567-e89b-12d3-a456-426614174000", int64(1),
 	}
 	checkRow(t, res, wantCols, want)
-}
-
-func TestClickHouseLimits(t *testing.T) {
-	f := newClickHouse(t)
-	e := f.open(t, "")
-	// system.numbers never ends: only cancelling the query returns.
-	start := time.Now()
-	res := mustQuery(t, e, "SELECT number, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' AS pad FROM system.numbers", Limits{MaxRows: 10, Timeout: 20 * time.Second})
-	if len(res.Rows) != 10 || !res.Truncated {
-		t.Errorf("MaxRows 10: got %d rows, truncated %v", len(res.Rows), res.Truncated)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("truncated endless query took %s", d)
-	}
-	res = mustQuery(t, e, "SELECT number, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' AS pad FROM system.numbers", Limits{MaxBytes: 1000})
-	if n := len(res.Rows); n == 0 || n > 10 || !res.Truncated {
-		t.Errorf("MaxBytes 1000: got %d rows, truncated %v", n, res.Truncated)
-	}
-	res = mustQuery(t, e, "SELECT * FROM t ORDER BY id", Limits{MaxRows: 3})
-	if len(res.Rows) != 3 || res.Truncated {
-		t.Errorf("3 of 3: got %d rows, truncated %v", len(res.Rows), res.Truncated)
-	}
-	mustQuery(t, e, "SELECT 1", Limits{})
-}
-
-func TestClickHouseTimeout(t *testing.T) {
-	f := newClickHouse(t)
-	e := f.open(t, "")
-	start := time.Now()
-	_, err := e.Query(tctx(t), "SELECT count() FROM system.numbers", Limits{Timeout: 1500 * time.Millisecond})
-	if !errors.Is(err, ErrTimeout) {
-		t.Errorf("got %v, want a timeout", err)
-	}
-	if d := time.Since(start); d > 8*time.Second {
-		t.Errorf("took %s with a 1.5s timeout", d)
-	}
-	mustQuery(t, e, "SELECT 1", Limits{})
-}
-
-func TestClickHouseReadOnly(t *testing.T) {
-	f := newClickHouse(t)
-	for _, user := range []string{"", testsrv.ClickHouseReadOnlyUser} {
-		t.Run("user="+user, func(t *testing.T) {
-			e := f.open(t, user)
-			res := mustQuery(t, e, "SELECT value FROM system.settings WHERE name = 'readonly'", Limits{})
-			if !reflect.DeepEqual(res.Rows, [][]any{{"1"}}) {
-				t.Errorf("queries run with readonly = %v, want 1", res.Rows)
-			}
-			for _, q := range []string{
-				"INSERT INTO t SELECT number + 10, 'x' FROM system.numbers LIMIT 2",
-				"CREATE TABLE t2 (id UInt64) ENGINE = Memory",
-				"DROP TABLE t",
-				"TRUNCATE TABLE t",
-				"ALTER TABLE t DELETE WHERE 1",
-				"ALTER TABLE t ADD COLUMN c UInt8",
-				"RENAME TABLE t TO t3",
-				"OPTIMIZE TABLE t FINAL",
-				"DETACH TABLE t",
-				"SET readonly = 0",
-				"SELECT * FROM t SETTINGS readonly = 0",
-				"CREATE DATABASE " + f.db + "_x",
-			} {
-				if _, err := e.Query(tctx(t), q, Limits{}); err == nil {
-					t.Errorf("%s: no error", q)
-				} else {
-					t.Logf("%s: %v", q, err)
-				}
-			}
-			if n := f.count(t); n != "3" {
-				t.Errorf("t has %s rows, want 3", n)
-			}
-			if got := strings.TrimSpace(f.srv.Exec(t, "SELECT count() FROM system.columns WHERE database = '"+f.db+"'")); got != "2" {
-				t.Errorf("the database has %s columns, want 2 (t.id, t.name)", got)
-			}
-		})
-	}
 }

@@ -458,19 +458,19 @@ func (r *Runner) skipped(s *schemas.Step, why string) *record.Step {
 func (r *Runner) unmet(e *schemas.Experiment, s *schemas.Step) string {
 	var whys []string
 	seen := map[string]bool{}
-	for _, ref := range inputRefs(e, s) {
+	for _, ref := range e.Inputs(s) {
 		if seen[ref.Text] {
 			continue
 		}
 		seen[ref.Text] = true
-		if _, ok := r.caps[ref.Exp][ref.Step][ref.Name]; ok {
+		if _, ok := r.caps[ref.Experiment][ref.Step][ref.Name]; ok {
 			continue
 		}
-		why, ok := r.missing[key(ref.Exp, ref.Step, ref.Name)]
+		why, ok := r.missing[key(ref.Experiment, ref.Step, ref.Name)]
 		switch {
 		case ok && why != "":
-		case ref.Exp != e.Name && r.rec.Experiment(ref.Exp) == nil:
-			why = "experiment " + ref.Exp + " has not run in this record"
+		case ref.Experiment != e.Name && r.rec.Experiment(ref.Experiment) == nil:
+			why = "experiment " + ref.Experiment + " has not run in this record"
 		default:
 			why = "nothing was captured"
 		}

@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -125,14 +127,26 @@ func TestQueryValueExpressions(t *testing.T) {
 	}
 }
 
-// TestSeedLabExpressions: every run-time expression of the seed lab parses
-// (heredoc SQL included) and the steps that use captured values are gated
-// on them.
+// TestSeedLabExpressions: every run-time expression of the seed lab, as
+// lab.json carries it, parses (heredoc SQL included) and the steps that
+// use captured values are gated on them.
 func TestSeedLabExpressions(t *testing.T) {
 	p := schemas.NewParser()
-	lab, diags := p.Load("../../labs/orders", schemas.Options{})
+	loaded, diags := p.Load("../../labs/orders", schemas.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
+	}
+	b, err := schemas.MarshalLab(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lab.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lab, err := schemas.ReadLabJSON(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	gated := map[string]bool{}
 	for _, e := range lab.Experiments {
@@ -157,11 +171,11 @@ func TestSeedLabExpressions(t *testing.T) {
 				if src == "" {
 					continue
 				}
-				if _, diags := hclsyntax.ParseExpression([]byte(source(src)), "x", hcl.InitialPos); diags.HasErrors() {
+				if _, diags := (schemas.Expr{Source: src}).Parse(); diags.HasErrors() {
 					t.Errorf("%s/%s: %q: %s", e.Name, s.Name, src, diags.Error())
 				}
 			}
-			for _, ref := range inputRefs(e, s) {
+			for _, ref := range e.Inputs(s) {
 				gated[e.Name+"/"+s.Name+" "+ref.Text] = true
 			}
 		}

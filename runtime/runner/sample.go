@@ -42,7 +42,7 @@ func (r *Runner) take(sm *sampler, e *schemas.Experiment, s *schemas.Step, kind 
 		var errs []string
 		if len(s.Samples) > 0 {
 			for _, c := range s.Samples {
-				v, diags := eval(c.Expr, r.evalCtx(e.Name, out.value))
+				v, diags := c.Expr.Eval(r.evalCtx(e.Name, out.value))
 				if diags.HasErrors() {
 					errs = append(errs, c.Name+": "+diagText(diags))
 					continue
@@ -79,64 +79,6 @@ func (sm *sampler) value() cty.Value {
 		return cty.EmptyTupleVal
 	}
 	return cty.TupleVal(append([]cty.Value(nil), sm.vals...))
-}
-
-// defaultSample is what a re-running wait keeps of each run when the step
-// names nothing to sample: the numbers that tell whether something moved.
-func defaultSample(kind string, v cty.Value) map[string]cty.Value {
-	attr := func(o cty.Value, names ...string) cty.Value {
-		for _, n := range names {
-			if o.IsNull() || !o.Type().IsObjectType() || !o.Type().HasAttribute(n) {
-				return cty.NilVal
-			}
-			o = o.GetAttr(n)
-		}
-		return o
-	}
-	out := map[string]cty.Value{}
-	put := func(k string, v cty.Value) {
-		if v != cty.NilVal {
-			out[k] = v
-		}
-	}
-	switch kind {
-	case schemas.StepQuery:
-		// One row (a count, a max): each column; more rows: their number.
-		rows := attr(v, "rows")
-		if rows != cty.NilVal && rows.LengthInt() == 1 {
-			row := rows.Index(cty.NumberIntVal(0))
-			for k, c := range row.AsValueMap() {
-				if c.IsNull() || c.Type() == cty.Number || c.Type() == cty.String || c.Type() == cty.Bool {
-					out[k] = c
-				}
-			}
-			return out
-		}
-		put("rows", attr(v, "row_count"))
-	case schemas.StepKafka:
-		put("count", attr(v, "count"))
-		put("end", attr(v, "end"))
-	case schemas.StepFlink:
-		if attr(v, "jobs") != cty.NilVal {
-			put("jobs", attr(v, "count"))
-			break
-		}
-		put("state", attr(v, "state"))
-		put("restarts", attr(v, "restarts"))
-		put("checkpoints", attr(v, "checkpoints", "completed"))
-		if vs := attr(v, "vertices"); vs != cty.NilVal && vs.LengthInt() > 0 {
-			in, outs := map[string]cty.Value{}, map[string]cty.Value{}
-			for i, x := range vs.AsValueSlice() {
-				n := VertexLabel(i, x.GetAttr("name").AsString())
-				in[n], outs[n] = x.GetAttr("records_in"), x.GetAttr("records_out")
-			}
-			out["records_in"], out["records_out"] = cty.ObjectVal(in), cty.ObjectVal(outs)
-		}
-	case schemas.StepLab:
-		put("passed", attr(v, "passed"))
-		put("failed", attr(v, "failed"))
-	}
-	return out
 }
 
 // VertexLabel names a vertex in a series: its position and the start of

@@ -76,7 +76,7 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 	if out.value != cty.NilVal && rs.Status != record.StatusError {
 		for _, c := range s.Captures {
 			rc := record.Capture{Name: c.Name, Expr: c.Expr.Source}
-			v, diags := eval(c.Expr, stepCtx())
+			v, diags := c.Expr.Eval(stepCtx())
 			switch {
 			case diags.HasErrors():
 				rc.Error = diagText(diags)
@@ -112,10 +112,10 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 		rx := record.Expectation{Message: x.Message, Condition: x.Condition.Source}
 		if out.value == cty.NilVal {
 			rx.Error = "the step has no result to check"
-		} else if missing := r.unmetRefs(e, x.Condition.Source); missing != "" {
+		} else if missing := r.unmetRefs(x.Condition); missing != "" {
 			rx.Error = missing
 		} else {
-			v, diags := eval(x.Condition, stepCtx())
+			v, diags := x.Condition.Eval(stepCtx())
 			switch {
 			case diags.HasErrors():
 				rx.Error = diagText(diags)
@@ -139,10 +139,10 @@ func joinErr(a, b string) string {
 }
 
 // unmetRefs is unmet for one expression.
-func (r *Runner) unmetRefs(e *schemas.Experiment, src string) string {
+func (r *Runner) unmetRefs(x schemas.Expr) string {
 	var whys []string
-	for _, ref := range refsOf(src, e.Name) {
-		if _, ok := r.caps[ref.Exp][ref.Step][ref.Name]; !ok {
+	for _, ref := range x.Refs {
+		if _, ok := r.caps[ref.Experiment][ref.Step][ref.Name]; !ok {
 			whys = append(whys, ref.Text+" was not captured")
 		}
 	}
@@ -165,24 +165,8 @@ func (r *Runner) execute(ctx context.Context, e *schemas.Experiment, s *schemas.
 			out = outcome{err: fmt.Errorf("internal error in labgen while running this step: %v (please report it)", p)}
 		}
 	}()
-	switch s.Kind {
-	case schemas.StepQuery:
-		return r.runQuery(ctx, e, s)
-	case schemas.StepKafka:
-		return r.runKafka(ctx, e, s)
-	case schemas.StepFlink:
-		return r.runFlink(ctx, s)
-	case schemas.StepCompose:
-		return r.runCompose(ctx, s)
-	case schemas.StepLab:
-		if s.Lab != nil && s.Lab.Action == "batch" {
-			return r.runBatch(ctx, s)
-		}
-		return r.runSmoke(ctx, s)
-	case schemas.StepWait:
-		return r.runWait(ctx, e, s)
-	case schemas.StepNote:
-		return outcome{}
+	if k, ok := kindRuns[s.Kind]; ok {
+		return k.run(r, ctx, e, s)
 	}
 	return outcome{err: fmt.Errorf("step kind %q is not known to this labgen", s.Kind)}
 }
@@ -211,7 +195,7 @@ func (r *Runner) endpointOf(engine string) string {
 
 // evalString evaluates a run-time string (SQL, a Kafka key).
 func (r *Runner) evalString(e *schemas.Experiment, x schemas.Expr, what string) (string, error) {
-	v, diags := eval(x, r.evalCtx(e.Name, cty.NilVal))
+	v, diags := x.Eval(r.evalCtx(e.Name, cty.NilVal))
 	if diags.HasErrors() {
 		return "", fmt.Errorf("the %s could not be filled in: %s", what, diagText(diags))
 	}
@@ -540,7 +524,7 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 		if out.err == nil {
 			c := r.evalCtx(e.Name, out.value)
 			c.Variables["samples"] = sm.value()
-			v, diags := eval(*w.Until, c)
+			v, diags := w.Until.Eval(c)
 			switch {
 			case diags.HasErrors():
 				res.err = fmt.Errorf("the condition `%s` could not be evaluated: %s", w.Until.Source, diagText(diags))
