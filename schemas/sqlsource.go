@@ -24,4 +24,3 @@ func (p *Parser) SQLSourceAt(rng hcl.Range, text string) *SQLSource {
 	d := &decoder{parser: p}
 	return &SQLSource{d.sqlSourceOf(&hcl.Attribute{Expr: exprAt(rng)}, text)}
 }
-

@@ -29,4 +29,3 @@ func TestSQLSourceHeredoc(t *testing.T) {
 		t.Errorf("a file() query maps to %s", r)
 	}
 }
-
