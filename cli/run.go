@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [endpoint flags]",
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--no-check] [endpoint flags]",
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -36,7 +36,13 @@ waiting until every service is healthy; with --native, or when a native
 stack already runs for OUT, labgen up --native instead: no Docker, and a
 compose step stops or starts the native process). The lab's streaming Flink jobs
 that are not running are submitted through the SQL gateway, and their job
-IDs are recorded.
+IDs are recorded. Before anything is submitted, the engines check what
+the lab runs, as labgen validate --engines does: Flink's planner plans
+every job through the SQL gateway and the databases EXPLAIN the presets
+and query steps; a statement an engine rejects stops the run with its
+diagnostic (at the rendered file that would run; labgen validate LAB
+--engines --out OUT shows it at the lab's own line). --no-check skips
+the check.
 
 Endpoints default to the lab's services on 127.0.0.1 at the ports of
 lab.json, as the read-only users of OUT/.env; the flags point a run at any
@@ -68,12 +74,13 @@ Examples:
 			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
 			nat := fs.Bool("native", false, "bring the lab up without Docker, as local processes (labgen up --native)")
 			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
+			noCheck := fs.Bool("no-check", false, "do not ask the engines to check the jobs, presets and query steps before submitting")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, strict: *strict, submit: true}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, strict: *strict, submit: true, check: !*noCheck}, "run")
 			}
 		},
 	})
@@ -123,6 +130,8 @@ type runConfig struct {
 	native      bool
 	strict      bool
 	submit      bool
+	// check asks the engines (enginecheck) before anything is submitted.
+	check bool
 	// only replaces the lab's experiments (smoke, batch).
 	only *schemas.Experiment
 }
@@ -176,6 +185,11 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	// HTTP only), unless flags said otherwise.
 	if endpoints, err = ep.endpoints(lab); err != nil {
 		return err
+	}
+	if rc.check {
+		if err := checkEngines(ctx, env, lab.Lab, nil, nil, dir, ep); err != nil {
+			return err
+		}
 	}
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,

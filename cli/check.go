@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/runtime/enginecheck"
+	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/native"
+	"github.com/labgen/labgen/schemas"
+)
+
+// addCheckEndpointFlags are the endpoint flags the engine check uses
+// (validate --engines): the databases and the SQL gateway.
+func addCheckEndpointFlags(fs *flag.FlagSet) *endpointFlags {
+	f := &endpointFlags{}
+	fs.StringVar(&f.mysql, "mysql", "", "MySQL `ADDR`, mysql:// URL or DSN to EXPLAIN presets on (default the lab's)")
+	fs.StringVar(&f.postgres, "postgres", "", "PostgreSQL `ADDR` or postgres:// URL to EXPLAIN presets on (default the lab's)")
+	fs.StringVar(&f.clickhouse, "clickhouse", "", "ClickHouse `ADDR`, clickhouse:// or http:// URL to EXPLAIN presets on (default the lab's)")
+	fs.StringVar(&f.gateway, "gateway", "", "Flink SQL gateway `URL` to plan the jobs with (default the lab's)")
+	return f
+}
+
+// checkEngines asks the engines about lab (enginecheck), prints what they
+// reject as diagnostics and what was checked against what, and fails when
+// they reject anything. dir is the rendered lab directory whose endpoints,
+// .env and native stack count; lab is the model to check (from the
+// source, with ranges, or lab.json's); files are the source files for the
+// diagnostics' snippets.
+func checkEngines(ctx context.Context, env *Env, lab *schemas.Lab, files map[string]*hcl.File, sources func(hcl.Range, string) *schemas.SQLSource, dir string, ep *endpointFlags) error {
+	rl, err := labdir.Load(dir)
+	if err != nil {
+		return err
+	}
+	eps, err := ep.endpoints(rl)
+	if err != nil {
+		return err
+	}
+	opt := enginecheck.Options{Gateway: eps.Gateway, Face: render.ComposeFace, DB: eps.DB, Missing: eps.Missing,
+		Env: rl.Env, Source: sources}
+	if lab.Stack.Flink == nil {
+		opt.Gateway = ""
+	}
+	if rl.Native() {
+		lay, err := native.NewLayout(dir)
+		if err != nil {
+			return err
+		}
+		ports := native.PortsOf(rl)
+		opt.Face = render.NativeFace(lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse())
+	}
+	if lab.DeclRange.Filename == "" {
+		// lab.json's model: point at the files that will run.
+		opt.RenderedDir = dir
+		if rl.Native() {
+			opt.RenderedDir = filepath.Join(dir, labdir.FaceDir)
+		}
+	}
+	res, err := enginecheck.Check(ctx, lab, opt)
+	if err != nil {
+		return err
+	}
+	all := map[string]*hcl.File{}
+	for k, v := range files {
+		all[k] = v
+	}
+	for k, v := range res.Files {
+		all[k] = v
+	}
+	if len(res.Diags) > 0 {
+		writeDiagFiles(env, all, res.Diags)
+	}
+	for _, c := range res.Checked {
+		fmt.Fprintf(env.Stdout, "Checked: %s.\n", c)
+	}
+	for _, c := range res.NotChecked {
+		fmt.Fprintf(env.Stdout, "Not checked: %s.\n", c)
+	}
+	fmt.Fprintf(env.Stdout, "The engine check took %s.\n", res.Took.Round(100e6))
+	if res.Diags.HasErrors() {
+		n := len(res.Diags.Errs())
+		return &exitError{code: ExitLabErrors, msg: fmt.Sprintf("the engines reject %d statement(s) of the lab", n)}
+	}
+	return nil
+}
+
+// renderedForCheck is the lab directory the engine check of validate
+// reads endpoints and .env from: OUT when given, else the lab rendered
+// into a temporary directory (removed by done).
+func renderedForCheck(lab *schemas.Lab, out string) (dir string, done func(), err error) {
+	if out != "" {
+		return out, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "labgen-validate-")
+	if err != nil {
+		return "", nil, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	files, err := render.Render(lab, render.Options{NoSource: true, LabgenVersion: Version})
+	if err == nil {
+		err = render.Write(tmp, files)
+	}
+	if err != nil {
+		done()
+		return "", nil, err
+	}
+	return tmp, done, nil
+}
+
