@@ -112,4 +112,3 @@ func renderedForCheck(lab *schemas.Lab, out string) (dir string, done func(), er
 	}
 	return tmp, done, nil
 }
-
