@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -32,8 +34,8 @@ func addCheckEndpointFlags(fs *flag.FlagSet) *endpointFlags {
 // they reject anything. dir is the rendered lab directory whose endpoints,
 // .env and native stack count; lab is the model to check (from the
 // source, with ranges, or lab.json's); files are the source files for the
-// diagnostics' snippets.
-func checkEngines(ctx context.Context, env *Env, lab *schemas.Lab, files map[string]*hcl.File, sources func(hcl.Range, string) *schemas.SQLSource, dir string, ep *endpointFlags) error {
+// diagnostics' snippets; out gets the summary.
+func checkEngines(ctx context.Context, env *Env, out io.Writer, lab *schemas.Lab, files map[string]*hcl.File, sources func(hcl.Range, string) *schemas.SQLSource, dir string, ep *endpointFlags) error {
 	rl, err := labdir.Load(dir)
 	if err != nil {
 		return err
@@ -62,6 +64,7 @@ func checkEngines(ctx context.Context, env *Env, lab *schemas.Lab, files map[str
 			opt.RenderedDir = filepath.Join(dir, labdir.FaceDir)
 		}
 	}
+	fmt.Fprintln(env.Stderr, "Asking the engines to check the lab's jobs, presets and query steps…")
 	res, err := enginecheck.Check(ctx, lab, opt)
 	if err != nil {
 		return err
@@ -77,12 +80,12 @@ func checkEngines(ctx context.Context, env *Env, lab *schemas.Lab, files map[str
 		writeDiagFiles(env, all, res.Diags)
 	}
 	for _, c := range res.Checked {
-		fmt.Fprintf(env.Stdout, "Checked: %s.\n", c)
+		fmt.Fprintf(out, "Checked: %s.\n", c)
 	}
 	for _, c := range res.NotChecked {
-		fmt.Fprintf(env.Stdout, "Not checked: %s.\n", c)
+		fmt.Fprintf(out, "Not checked: %s.\n", c)
 	}
-	fmt.Fprintf(env.Stdout, "The engine check took %s.\n", res.Took.Round(100e6))
+	fmt.Fprintf(out, "The engine check took %s.\n", res.Took.Round(100*time.Millisecond))
 	if res.Diags.HasErrors() {
 		n := len(res.Diags.Errs())
 		return &exitError{code: ExitLabErrors, msg: fmt.Sprintf("the engines reject %d statement(s) of the lab", n)}

@@ -187,7 +187,7 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		return err
 	}
 	if rc.check {
-		if err := checkEngines(ctx, env, lab.Lab, nil, nil, dir, ep); err != nil {
+		if err := checkEngines(ctx, env, env.Stderr, lab.Lab, nil, nil, dir, ep); err != nil {
 			return err
 		}
 	}

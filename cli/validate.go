@@ -93,7 +93,7 @@ Examples:
 					return err
 				}
 				defer done()
-				return checkEngines(ctx, env, lab, parser.Files(), parser.SQLSourceAt, dir, ep)
+				return checkEngines(ctx, env, env.Stdout, lab, parser.Files(), parser.SQLSourceAt, dir, ep)
 			}
 		},
 	})

@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -56,6 +57,14 @@ type Options struct {
 	RenderedDir string
 	// Timeout bounds each statement; zero means two minutes.
 	Timeout time.Duration
+	// Progress, if set, is told what each engine took.
+	Progress func(string)
+}
+
+func (o Options) progress(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, args...))
+	}
 }
 
 // Result is what the check found.
@@ -131,8 +140,27 @@ func (r *Result) renderedRange(dir, rel string, line, col int) *hcl.Range {
 		b, _ := os.ReadFile(path)
 		r.Files[path] = &hcl.File{Bytes: b}
 	}
-	p := hcl.Pos{Line: line, Column: col}
-	return &hcl.Range{Filename: path, Start: p, End: hcl.Pos{Line: line, Column: col + 1}}
+	// The byte offsets let hcl's writer show the line.
+	b := r.Files[path].Bytes
+	off := 0
+	for l := 1; l < line && off < len(b); l++ {
+		i := strings.IndexByte(string(b[off:]), '\n')
+		if i < 0 {
+			off = len(b)
+			break
+		}
+		off += i + 1
+	}
+	for c := 1; c < col && off < len(b) && b[off] != '\n'; c++ {
+		_, n := utf8.DecodeRune(b[off:])
+		off += n
+	}
+	end := off
+	if end < len(b) {
+		_, n := utf8.DecodeRune(b[end:])
+		end += n
+	}
+	return &hcl.Range{Filename: path, Start: hcl.Pos{Line: line, Column: col, Byte: off}, End: hcl.Pos{Line: line, Column: col + 1, Byte: end}}
 }
 
 // oneLine shortens an engine's message to its first lines.

@@ -51,7 +51,8 @@ func (s source) check(t *testing.T, gw string) *enginecheck.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	res, err := enginecheck.Check(ctx, s.lab, enginecheck.Options{Gateway: gw, Env: s.rendered.Env, Source: s.parser.SQLSourceAt})
+	res, err := enginecheck.Check(ctx, s.lab, enginecheck.Options{Gateway: gw, Env: s.rendered.Env, Source: s.parser.SQLSourceAt,
+		Progress: func(m string) { t.Log(m) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,9 +98,11 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
+		began, before := time.Now(), fc.statements
 		if err := fc.job(ctx, j, rel, sts); err != nil {
 			return err
 		}
+		opt.progress("Flink: job %s, %d statement(s) in %s", j.Name, fc.statements-before, time.Since(began).Round(time.Millisecond))
 		jobs++
 	}
 	res.Checked = append(res.Checked, fmt.Sprintf("Flink: %d job(s), %d statement(s) planned by the SQL gateway at %s", jobs, fc.statements, opt.Gateway))
@@ -233,8 +235,12 @@ func (fc *flinkCheck) statement(ctx context.Context, js *jobState, j *schemas.Jo
 	}
 	fc.statements++
 	sctx, cancel := context.WithTimeout(ctx, fc.opt.Timeout)
+	began := time.Now()
 	_, err := js.s.Execute(sctx, text, 100)
 	cancel()
+	if took := time.Since(began); took > 2*time.Second {
+		fc.opt.progress("Flink: job %s: `%s` took %s", j.Name, firstLine(stripLeadingComments(text)), took.Round(time.Millisecond))
+	}
 	if err == nil {
 		return false
 	}
@@ -287,6 +293,14 @@ func (fc *flinkCheck) diagnostic(j *schemas.Job, rel string, st flinksql.Stateme
 				if fc.opt.RenderedDir != "" {
 					sline, scol := lineCol(sent, at+off)
 					d.Subject = fc.res.renderedRange(fc.opt.RenderedDir, rel, st.Line+sline-1-commentLines(sent), scol)
+					// Say where the lab has it, too (lab.json keeps no
+					// source positions).
+					qline, qcol := lineCol(q, off)
+					where := fmt.Sprintf("%s, line %d, column %d", j.QueryFile, qline, qcol)
+					if j.QueryFile == "" {
+						where = fmt.Sprintf("line %d, column %d of the query of job %s in its .hcl file", qline, qcol, j.Name)
+					}
+					d.Detail += "\nIn the lab's source: " + where + "."
 					break
 				}
 			}
@@ -385,6 +399,9 @@ var tableInMessage = regexp.MustCompile(`table '([^']+)'`)
 
 // describe names the statement for a message.
 func describe(st flinksql.Statement, body string, j *schemas.Job) string {
+	if m := createTempRe.FindStringSubmatch(body); m != nil && strings.EqualFold(m[1], "VIEW") {
+		return "the query of job " + j.Name
+	}
 	first := firstLine(body)
 	if len(first) > 90 {
 		first = first[:90] + "…"
