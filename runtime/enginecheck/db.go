@@ -36,9 +36,10 @@ type sqlItem struct {
 // checkDatabases EXPLAINs every available preset and every query step
 // whose SQL needs nothing from the run, on its engine.
 func checkDatabases(ctx context.Context, lab *schemas.Lab, opt Options, res *Result) {
+	reachable := map[string]bool{}
 	for _, e := range dbEngines {
 		items := dbItems(lab, e.model, opt)
-		if len(items) == 0 {
+		if len(items) == 0 && !hasDDL(lab, e.engine) {
 			continue
 		}
 		title := map[string]string{query.MySQL: "MySQL", query.Postgres: "PostgreSQL", query.ClickHouse: "ClickHouse"}[e.engine]
@@ -48,7 +49,7 @@ func checkDatabases(ctx context.Context, lab *schemas.Lab, opt Options, res *Res
 			if why == "" {
 				why = "no endpoint was given"
 			}
-			res.notChecked("%s: %d preset(s) and query step(s): %s", title, len(items), why)
+			res.notChecked("%s: %d preset(s) and query step(s)%s: %s", title, len(items), ddlNote(lab, e.engine), why)
 			continue
 		}
 		eng, err := query.Open(ep)
@@ -61,9 +62,10 @@ func checkDatabases(ctx context.Context, lab *schemas.Lab, opt Options, res *Res
 		cancel()
 		if err != nil {
 			eng.Close()
-			res.notChecked("%s: %d preset(s) and query step(s): %s at %s does not answer (%v)", title, len(items), title, ep.Short(), firstLine(err.Error()))
+			res.notChecked("%s: %d preset(s) and query step(s)%s: %s at %s does not answer (%v)", title, len(items), ddlNote(lab, e.engine), title, ep.Short(), firstLine(err.Error()))
 			continue
 		}
+		reachable[e.engine] = true
 		explain := "EXPLAIN "
 		for _, it := range items {
 			qctx, cancel := context.WithTimeout(ctx, opt.Timeout)
@@ -89,10 +91,19 @@ func checkDatabases(ctx context.Context, lab *schemas.Lab, opt Options, res *Res
 		if explain == "" {
 			how = "run (this ClickHouse has no EXPLAIN)"
 		}
-		res.Checked = append(res.Checked, fmt.Sprintf("%s: %d preset(s) and query step(s) %s on %s", title, len(items), how, ep.Short()))
+		if len(items) > 0 {
+			res.Checked = append(res.Checked, fmt.Sprintf("%s: %d preset(s) and query step(s) %s on %s", title, len(items), how, ep.Short()))
+		}
 	}
-	if st := lab.Stack; st.MySQL != nil || st.Postgres != nil || st.ClickHouse != nil {
-		res.notChecked("the DDL labgen renders for the databases: checking it would create the lab's tables; the stack applies it when it starts")
+	// The DDL, where a scratch database can take it.
+	if hasDDL(lab, query.MySQL) && reachable[query.MySQL] {
+		checkMySQLDDL(ctx, lab, opt.DB[query.MySQL], res)
+	}
+	if hasDDL(lab, query.Postgres) && reachable[query.Postgres] {
+		checkPostgresDDL(ctx, lab, opt.DB[query.Postgres], res)
+	}
+	if lab.Stack.ClickHouse != nil && hasStore(lab, schemas.StoreClickHouse) {
+		res.notChecked("ClickHouse DDL: its Kafka tables would consume the lab's topics; the stack applies it when it starts")
 	}
 }
 
@@ -122,6 +133,34 @@ func dbItems(lab *schemas.Lab, engine string, opt Options) []sqlItem {
 		}
 	}
 	return out
+}
+
+// hasDDL tells whether labgen renders DDL for the engine that a scratch
+// database can take (MySQL's and PostgreSQL's tables).
+func hasDDL(l *schemas.Lab, engine string) bool {
+	switch engine {
+	case query.MySQL:
+		return l.Stack.MySQL != nil && hasStore(l, schemas.StoreMySQL)
+	case query.Postgres:
+		return l.Stack.Postgres != nil && hasStore(l, schemas.StorePostgres)
+	}
+	return false
+}
+
+func ddlNote(l *schemas.Lab, engine string) string {
+	if hasDDL(l, engine) {
+		return " and the lab's DDL"
+	}
+	return ""
+}
+
+func hasStore(l *schemas.Lab, kind string) bool {
+	for _, t := range l.Tables {
+		if t.Store(kind) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func oldClickHouse(err error) bool {

@@ -72,32 +72,56 @@ func TestDatabases(t *testing.T) {
 		for _, d := range res.Diags {
 			t.Errorf("%s: %s: %s", at(d), d.Summary, d.Detail)
 		}
-		if len(res.Checked) != 3 {
-			t.Errorf("checked %v, want MySQL, PostgreSQL and ClickHouse", res.Checked)
+		if len(res.Checked) != 5 {
+			t.Errorf("checked %v, want MySQL, PostgreSQL and ClickHouse, and the DDL of the first two", res.Checked)
+		}
+		var left string
+		if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name LIKE 'labgen_check_%'").Scan(&left); err != nil || left != "0" {
+			t.Errorf("scratch databases left on MariaDB: %s %v", left, err)
 		}
 	})
 
-	t.Run("misspelt", func(t *testing.T) {
-		edits := map[string][2]string{
-			"presets/mysql_recent.sql":      {"device_id, temperature", "device_id, temprature"},
-			"presets/postgres_recent.sql":   {"device_id, temperature", "device_id, temprature"},
-			"presets/clickhouse_recent.sql": {"device_id, temperature", "device_id, temprature"},
-			"lab.hcl":                       {"      FROM readings\n", "      FROM readingz\n"},
+	t.Run("reader", func(t *testing.T) {
+		user, password := my.NewUser(t, "SELECT ON `"+mdb+"`.*")
+		o := opt
+		o.DB = map[string]query.Endpoint{query.MySQL: {Engine: query.MySQL, Addr: my.Addr(), User: user, Password: password, Database: mdb}}
+		p := schemas.NewParser()
+		lab, _ := p.Load(filepath.Join("testdata", "dbs"), schemas.Options{})
+		res, err := enginecheck.Check(context.Background(), lab, o)
+		if err != nil {
+			t.Fatal(err)
 		}
-		dir := copyLab(t, filepath.Join("testdata", "dbs"), edits)
+		if len(res.Diags) != 0 || !strings.Contains(strings.Join(res.NotChecked, "\n"), "may not create a scratch database") {
+			t.Errorf("diags %v, not checked %q", res.Diags, res.NotChecked)
+		}
+	})
+
+	t.Run("rejected", func(t *testing.T) {
+		// Each edit and the text the diagnostic must point at.
+		edits := []struct {
+			edit
+			at string
+		}{
+			{edit{"presets/mysql_recent.sql", "device_id, temperature", "device_id, temprature"}, "temprature"},
+			{edit{"presets/postgres_recent.sql", "device_id, temperature", "device_id, temprature"}, "temprature"},
+			{edit{"presets/clickhouse_recent.sql", "device_id, temperature", "device_id, temprature"}, "temprature"},
+			{edit{"lab.hcl", "      FROM readings\n", "      FROM readingz\n"}, "readingz"},
+			// Too long for a MySQL VARCHAR in utf8mb4 (PostgreSQL takes it).
+			{edit{"lab.hcl", `"string(200)"`, `"string(20000)"`}, `column "note"`},
+		}
+		var list []edit
+		for _, e := range edits {
+			list = append(list, e.edit)
+		}
+		dir := copyLab(t, filepath.Join("testdata", "dbs"), list)
 		res := run(t, dir)
 		want := map[string]bool{}
-		for file, e := range edits {
-			b, _ := os.ReadFile(filepath.Join(dir, file))
-			word := "temprature"
-			if file == "lab.hcl" {
-				word = "readingz"
-			}
-			i := strings.Index(string(b), word)
+		for _, e := range edits {
+			b, _ := os.ReadFile(filepath.Join(dir, e.file))
+			i := strings.Index(string(b), e.at)
 			line := 1 + strings.Count(string(b[:i]), "\n")
 			col := i - strings.LastIndex(string(b[:i]), "\n")
-			want[fmt.Sprintf("%s:%d:%d", filepath.Base(file), line, col)] = true
-			_ = e
+			want[fmt.Sprintf("%s:%d:%d", filepath.Base(e.file), line, col)] = true
 		}
 		got := map[string]bool{}
 		for _, d := range res.Diags {

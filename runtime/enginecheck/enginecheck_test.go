@@ -66,9 +66,12 @@ func (s source) check(t *testing.T, gw string) *enginecheck.Result {
 	return res
 }
 
+// edit replaces old with new in a lab's file.
+type edit struct{ file, old, new string }
+
 // copyLab copies a lab's source to a temporary directory, with edits
-// (file → old → new) applied.
-func copyLab(t *testing.T, dir string, edits map[string][2]string) string {
+// applied.
+func copyLab(t *testing.T, dir string, edits []edit) string {
 	t.Helper()
 	out := t.TempDir()
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
@@ -80,11 +83,14 @@ func copyLab(t *testing.T, dir string, edits map[string][2]string) string {
 		if err != nil {
 			return err
 		}
-		if e, ok := edits[filepath.ToSlash(rel)]; ok {
-			if !strings.Contains(string(b), e[0]) {
-				t.Fatalf("%s has no %q", rel, e[0])
+		for _, e := range edits {
+			if e.file != filepath.ToSlash(rel) {
+				continue
 			}
-			b = []byte(strings.Replace(string(b), e[0], e[1], 1))
+			if !strings.Contains(string(b), e.old) {
+				t.Fatalf("%s has no %q", rel, e.old)
+			}
+			b = []byte(strings.Replace(string(b), e.old, e.new, 1))
 		}
 		os.MkdirAll(filepath.Join(out, filepath.Dir(rel)), 0o755)
 		return os.WriteFile(filepath.Join(out, rel), b, 0o644)
@@ -130,18 +136,18 @@ func TestFlinkPlanner(t *testing.T) {
 
 	cases := []struct {
 		name  string
-		edits map[string][2]string
+		edits []edit
 		want  string // file:line:col
 		words string // in the detail
 	}{
-		{"unknown function in jobs/*.sql", map[string][2]string{
-			"jobs/device_window.sql": {"AVG(temperature)", "AVERAGE(temperature)"}},
+		{"unknown function in jobs/*.sql", []edit{
+			{"jobs/device_window.sql", "AVG(temperature)", "AVERAGE(temperature)"}},
 			"device_window.sql:8:3", "AVERAGE"},
-		{"bad window in jobs/*.sql", map[string][2]string{
-			"jobs/device_window.sql": {"DESCRIPTOR(measured_at)", "DESCRIPTOR(device_id)"}},
+		{"bad window in jobs/*.sql", []edit{
+			{"jobs/device_window.sql", "DESCRIPTOR(measured_at)", "DESCRIPTOR(device_id)"}},
 			"device_window.sql:10:", "time attribute"},
-		{"unknown function in a heredoc", map[string][2]string{
-			"jobs.hcl": {"MAX(temperature) AS hottest", "MAX(TO_TIMESTAMP_LTZ(temperature, 3, 1)) AS hottest"}},
+		{"unknown function in a heredoc", []edit{
+			{"jobs.hcl", "MAX(temperature) AS hottest", "MAX(TO_TIMESTAMP_LTZ(temperature, 3, 1)) AS hottest"}},
 			"jobs.hcl:20:11", "TO_TIMESTAMP_LTZ"},
 	}
 	for _, c := range cases {

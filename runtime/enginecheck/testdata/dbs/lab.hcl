@@ -10,6 +10,19 @@ stack {
   clickhouse {}
 }
 
+table "readings" {
+  key = ["reading_id"]
+
+  column "reading_id" { type = "bigint" }
+  column "device_id" { type = "bigint" }
+  column "temperature" { type = "double" }
+  column "note" { type = "string(200)" }
+  column "measured_at" { type = "timestamp(3)" }
+
+  store "mysql" {}
+  store "postgres" {}
+}
+
 preset "mysql_recent" {
   engine = "mysql"
   sql    = file("presets/mysql_recent.sql")
