@@ -28,7 +28,10 @@ With --engines, the real engines check what the lab will run as well:
 Flink's planner, through a SQL gateway, runs each job's SET and CREATE
 TEMPORARY statements in a fresh session and EXPLAINs its INSERT or
 statement set; MySQL, PostgreSQL and ClickHouse EXPLAIN every preset and
-every query step whose SQL needs nothing from the run. What an engine
+every query step whose SQL needs nothing from the run; the MySQL and
+PostgreSQL DDL labgen renders is tried in a scratch database, dropped
+afterwards, when the user may create one (the lab's reader may not: give
+--mysql or --postgres a user who may). What an engine
 rejects is an error at the lab's own line (jobs/*.sql, presets/*.sql, the
 .hcl heredoc, the table's block for its DDL). Nothing of the lab's data
 changes: Flink's objects are temporary, INSERTs are only explained, an

@@ -7,7 +7,8 @@
 // the table's block for its DDL. Nothing of the lab's data is changed:
 // Flink statements run in a fresh session of temporary tables and views,
 // INSERTs are only EXPLAINed, lake catalogs that would create files point
-// at a scratch warehouse, and the databases only EXPLAIN.
+// at a scratch warehouse, the databases EXPLAIN, and the MySQL and
+// PostgreSQL DDL is tried in a scratch database that is dropped afterwards.
 //
 // What cannot be checked (an engine that is not reachable, a lake catalog
 // whose server is down) is reported as not checked, with the reason, and
