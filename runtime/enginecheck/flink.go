@@ -248,7 +248,7 @@ func (fc *flinkCheck) statement(ctx context.Context, js *jobState, j *schemas.Jo
 		return true
 	}
 	msg := flinkMessage(err)
-	if cat != "" && fc.flussUp && cat == schemas.FlussCatalog && notFound(msg) {
+	if fc.flussUp && strings.Contains(strings.ToLower(body), schemas.FlussCatalog) && missingLakeObject(msg) {
 		fc.res.notChecked("job %s: a Fluss table it names does not exist yet (labgen run creates the lake tables before the jobs): %s", j.Name, firstLine(rootMessage(msg)))
 		return true
 	}
@@ -426,9 +426,14 @@ func rootMessage(msg string) string {
 	return classPrefix.ReplaceAllString(root, "")
 }
 
-func notFound(msg string) bool {
+// missingLakeObject tells whether Flink's message says a table or
+// database of the Fluss catalog does not exist (Calcite's "Object … not
+// found within 'fluss_catalog…'", the catalog's "… does not exist in
+// Catalog fluss_catalog"), not that a column or function is unknown.
+func missingLakeObject(msg string) bool {
 	m := strings.ToLower(msg)
-	return strings.Contains(m, "does not exist") || strings.Contains(m, "not found")
+	return strings.Contains(m, "not found within '"+schemas.FlussCatalog) ||
+		strings.Contains(m, "does not exist") && strings.Contains(m, schemas.FlussCatalog)
 }
 
 var positionRe = regexp.MustCompile(`line (\d+), column (\d+)(?: to line (\d+), column (\d+))?`)
