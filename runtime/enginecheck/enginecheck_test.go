@@ -149,6 +149,9 @@ func TestFlinkPlanner(t *testing.T) {
 		{"unknown function in a heredoc", []edit{
 			{"jobs.hcl", "MAX(temperature) AS hottest", "MAX(TO_TIMESTAMP_LTZ(temperature, 3, 1)) AS hottest"}},
 			"jobs.hcl:20:11", "TO_TIMESTAMP_LTZ"},
+		{"output that does not fit the sink", []edit{
+			{"jobs.hcl", "MAX(temperature) AS hottest", "CONCAT('x', CAST(MAX(temperature) AS STRING)) AS hottest"}},
+			"jobs.hcl:20:56", "sink column 'hottest'"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

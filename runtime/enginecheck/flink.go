@@ -335,6 +335,19 @@ func (fc *flinkCheck) diagnostic(j *schemas.Job, rel string, st flinksql.Stateme
 			}
 		}
 	default:
+		// A sink column the query's output does not fit is named: point
+		// at it in the query.
+		if m := sinkColumn.FindStringSubmatch(root); m != nil {
+			q := strings.TrimSpace(j.Query)
+			lead := strings.Index(j.Query, q)
+			if i := lastWord(q, m[1]); i >= 0 && lead >= 0 {
+				if r, ok := j.QuerySource.Range(lead+i, lead+i+len(m[1])); ok && j.DeclRange.Filename != "" {
+					d.Summary = "Flink rejects the output of job " + j.Name
+					srcRange(r)
+					break
+				}
+			}
+		}
 		// A connector's error names the table whose options it refused.
 		if m := tableInMessage.FindStringSubmatch(root); m != nil {
 			parts := strings.Split(m[1], ".")
@@ -393,6 +406,24 @@ func nameIn(q, msg string) (int, int) {
 		}
 	}
 	return -1, 0
+}
+
+var sinkColumn = regexp.MustCompile(`sink column '([^']+)'`)
+
+// lastWord is where the query names a column last as a whole word (its
+// alias in the outer SELECT, usually), or -1.
+func lastWord(q, name string) int {
+	re := regexp.MustCompile("(?i)(^|[^\\w`])`?" + regexp.QuoteMeta(name) + "`?($|[^\\w`])")
+	ms := re.FindAllStringSubmatchIndex(q, -1)
+	if len(ms) == 0 {
+		return -1
+	}
+	m := ms[len(ms)-1]
+	i := m[3] // after the leading boundary
+	if i < len(q) && q[i] == '`' {
+		i++
+	}
+	return i
 }
 
 var tableInMessage = regexp.MustCompile(`table '([^']+)'`)
