@@ -31,16 +31,16 @@ statement set; MySQL, PostgreSQL and ClickHouse EXPLAIN every preset and
 every query step whose SQL needs nothing from the run; the MySQL and
 PostgreSQL DDL labgen renders is tried in a scratch database, dropped
 afterwards, when the user may create one (the lab's reader may not: give
---mysql or --postgres a user who may). What an engine
-rejects is an error at the lab's own line (jobs/*.sql, presets/*.sql, the
-.hcl heredoc, the table's block for its DDL). Nothing of the lab's data
-changes: Flink's objects are temporary, INSERTs are only explained, an
-Iceberg catalog gets a scratch warehouse, and Fluss tables are only read
-where the lab's Fluss has them. An engine that does not answer, or a
-lake catalog whose server is down, is listed as not checked, with why.
-The engines are the lab's (127.0.0.1 at its ports; a native stack that
-runs for --out OUT, with its addresses), or the ones the flags name:
---gateway URL, --mysql, --postgres, --clickhouse as for labgen run.
+--mysql or --postgres a user who may). What an engine rejects is an error
+at the lab's own line (jobs/*.sql, presets/*.sql, the .hcl heredoc, the
+table's block for its DDL). Nothing of the lab's data changes: Flink's
+objects are temporary, INSERTs are only explained, an Iceberg catalog gets
+a scratch warehouse, and Fluss tables are only read where the lab's Fluss
+has them. An engine that does not answer, or a lake catalog whose server
+is down, is listed as not checked, with why. The engines are the lab's
+(127.0.0.1 at its ports; a native stack that runs for --out OUT, with its
+addresses), or the ones the flags name: --gateway URL, --mysql,
+--postgres, --clickhouse as for labgen run.
 
 Variables take their default, then LABGEN_VAR_<name> from the environment,
 then -var and -var-file in command-line order (later wins).

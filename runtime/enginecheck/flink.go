@@ -91,6 +91,7 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 	jobs := 0
 	for _, j := range lab.Jobs {
 		if j.Unavailable != "" {
+			res.notChecked("job %s: unavailable in this stack (%s)", j.Name, j.Unavailable)
 			continue
 		}
 		rel := "sql/flink/" + j.Name + ".sql"
