@@ -167,4 +167,31 @@ func TestFlinkPlanner(t *testing.T) {
 			}
 		})
 	}
+
+	// labgen run checks lab.json's model, which keeps no source
+	// positions: the diagnostic is at the rendered file that would run,
+	// and names the lab's line.
+	t.Run("lab.json", func(t *testing.T) {
+		s := load(t, copyLab(t, filepath.Join("..", "..", "labs", "sensors"), []edit{
+			{"jobs/device_window.sql", "AVG(temperature)", "AVERAGE(temperature)"}}))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		res, err := enginecheck.Check(ctx, s.rendered.Lab, enginecheck.Options{Gateway: gw, Env: s.rendered.Env, RenderedDir: s.rendered.Dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Diags) != 1 {
+			t.Fatalf("%d diagnostics, want 1: %v", len(res.Diags), res.Diags)
+		}
+		d := res.Diags[0]
+		b, _ := os.ReadFile(filepath.Join(s.rendered.Dir, "sql", "flink", "device_window.sql"))
+		i := strings.Index(string(b), "AVERAGE(")
+		want := fmt.Sprintf("device_window.sql:%d:3", 1+strings.Count(string(b[:i]), "\n"))
+		if at(d) != want || !strings.HasPrefix(d.Subject.Filename, s.rendered.Dir) || !strings.Contains(d.Detail, "jobs/device_window.sql, line 8, column 3") {
+			t.Errorf("at %s (%s), want %s of the rendered file:\n%s", at(d), d.Subject.Filename, want, d.Detail)
+		}
+		if _, ok := res.Files[d.Subject.Filename]; !ok {
+			t.Errorf("the rendered file is not kept for the snippet")
+		}
+	})
 }
