@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -114,4 +116,72 @@ func renderedForCheck(lab *schemas.Lab, out string) (dir string, done func(), er
 		return "", nil, err
 	}
 	return tmp, done, nil
+}
+
+// sourceForRun loads the lab's source dir for run's engine check with the
+// variable values OUT was rendered with, so that diagnostics point at the
+// lab's own lines. It returns nil (and says why on stderr) when the
+// source no longer renders OUT's lab.json: the check then reads lab.json.
+func sourceForRun(env *Env, src string, out *labdir.Lab) (*schemas.Lab, *schemas.Parser, error) {
+	// lab.json's values as a -var-file: JSON values are HCL expressions.
+	var b strings.Builder
+	for _, v := range out.Lab.Variables {
+		fmt.Fprintf(&b, "%s = %s\n", v.Name, v.Value)
+	}
+	f, err := os.CreateTemp("", "labgen-run-vars-*.hcl")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(b.String()); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	f.Close()
+	lab, _, parser, err := loadLabParser(env, src, []schemas.VarArg{{File: f.Name()}})
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := render.Render(lab, render.Options{NoSource: true, LabgenVersion: Version})
+	if err != nil {
+		return nil, nil, err
+	}
+	same, err := sameLab(files["lab.json"], filepath.Join(out.Dir, "lab.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if !same {
+		fmt.Fprintf(env.Stderr, "%s does not render %s's lab.json any more (render it again); checking what %s holds.\n", src, out.Dir, out.Dir)
+		return nil, nil, nil
+	}
+	return lab, parser, nil
+}
+
+// sameLab tells whether rendered is the lab.json at path, but for where
+// each variable's value came from.
+func sameLab(rendered []byte, path string) (bool, error) {
+	tmp, err := os.CreateTemp("", "labgen-lab-*.json")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(rendered); err != nil {
+		tmp.Close()
+		return false, err
+	}
+	tmp.Close()
+	var enc [2][]byte
+	for i, p := range []string{tmp.Name(), path} {
+		l, err := schemas.ReadLabJSON(p)
+		if err != nil {
+			return false, err
+		}
+		for _, v := range l.Variables {
+			v.Source = ""
+		}
+		if enc[i], err = schemas.MarshalLab(l); err != nil {
+			return false, err
+		}
+	}
+	return bytes.Equal(enc[0], enc[1]), nil
 }

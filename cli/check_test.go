@@ -1,8 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
 // TestValidateEnginesUnreachable: engines that do not answer leave the
@@ -31,5 +37,38 @@ func TestValidateEngineFlagsNeedEngines(t *testing.T) {
 	code, _, errOut := run(t, "", nil, "validate", "../labs/orders", "--gateway", "http://127.0.0.1:1")
 	if code != ExitUsage || !strings.Contains(errOut, "--engines") {
 		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// run --lab checks the source only while it renders OUT's lab.json, with
+// the variable values OUT was rendered with.
+func TestSourceForRun(t *testing.T) {
+	out := t.TempDir()
+	if code, o, e := run(t, "", nil, "render", "../labs/sensors", "-o", out, "-var", "hot=35"); code != ExitOK {
+		t.Fatalf("render: %d %s %s", code, o, e)
+	}
+	lab, err := labdir.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	env := &Env{Stdout: io.Discard, Stderr: &stderr}
+	src, parser, err := sourceForRun(env, "../labs/sensors", lab)
+	if err != nil || src == nil || parser == nil {
+		t.Fatalf("%v %v: %s", src, err, stderr.String())
+	}
+	if j := src.Job("site_heat"); j == nil || !strings.Contains(j.Query, ">= 35") || j.DeclRange.Filename == "" {
+		t.Errorf("the source was not loaded with OUT's values and ranges: %+v", j)
+	}
+
+	changed := t.TempDir()
+	if err := os.CopyFS(changed, os.DirFS("../labs/sensors")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(changed, "jobs.hcl"))
+	os.WriteFile(filepath.Join(changed, "jobs.hcl"), []byte(strings.Replace(string(b), "GROUP BY site", "GROUP BY site\n    HAVING COUNT(*) > 1", 1)), 0o644)
+	stderr.Reset()
+	if src, _, err := sourceForRun(env, changed, lab); err != nil || src != nil || !strings.Contains(stderr.String(), "does not render") {
+		t.Errorf("a changed source: %v %v %q", src != nil, err, stderr.String())
 	}
 }
