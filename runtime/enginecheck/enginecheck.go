@@ -34,10 +34,8 @@ import (
 // Options say which engines to ask and how the rendered lab reaches its
 // services.
 type Options struct {
-	// Gateway is the Flink SQL gateway's URL; "" leaves Flink unchecked
-	// (GatewayMissing says why).
-	Gateway        string
-	GatewayMissing string
+	// Gateway is the Flink SQL gateway's URL; "" leaves Flink unchecked.
+	Gateway string
 	// Face is where the rendered Flink SQL finds the services, as the
 	// gateway's machine sees them (render.ComposeFace, or the native face
 	// of a running native stack).
