@@ -43,8 +43,8 @@ experiment "look" {
   title  = "Look at the readings"
 
   step "count" {
-    engine = "mysql"
-    sql    = <<-SQL
+    engine  = "mysql"
+    sql     = <<-SQL
       SELECT device_id,
              COUNT(*) AS n
       FROM readings
