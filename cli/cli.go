@@ -261,15 +261,22 @@ func addVarFlags(fs *flag.FlagSet) *[]schemas.VarArg {
 // loadLab loads and validates a lab, printing diagnostics; it fails with
 // exit code 1 when the lab has errors.
 func loadLab(env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Diagnostics, error) {
+	lab, diags, _, err := loadLabParser(env, dir, vars)
+	return lab, diags, err
+}
+
+// loadLabParser is loadLab that also returns the parser, which holds the
+// lab's files for later diagnostics.
+func loadLabParser(env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
 	p := schemas.NewParser()
 	lab, diags := p.Load(dir, schemas.Options{Vars: vars, Environ: env.Environ})
 	if len(diags) > 0 {
 		writeDiags(env, p, diags)
 	}
 	if diags.HasErrors() {
-		return nil, diags, &exitError{code: ExitLabErrors, msg: errorCount(diags)}
+		return nil, diags, p, &exitError{code: ExitLabErrors, msg: errorCount(diags)}
 	}
-	return lab, diags, nil
+	return lab, diags, p, nil
 }
 
 func errorCount(diags hcl.Diagnostics) string {
@@ -288,7 +295,12 @@ func errorCount(diags hcl.Diagnostics) string {
 // writeDiags prints each diagnostic as FILE:LINE:COL: followed by hcl's
 // own rendering with the source snippet, so editors can jump to it.
 func writeDiags(env *Env, p *schemas.Parser, diags hcl.Diagnostics) {
-	w := hcl.NewDiagnosticTextWriter(env.Stderr, p.Files(), 78, env.Terminal)
+	writeDiagFiles(env, p.Files(), diags)
+}
+
+// writeDiagFiles is writeDiags over files (name → contents).
+func writeDiagFiles(env *Env, files map[string]*hcl.File, diags hcl.Diagnostics) {
+	w := hcl.NewDiagnosticTextWriter(env.Stderr, files, 78, env.Terminal)
 	for _, d := range diags {
 		if d.Subject != nil {
 			fmt.Fprintf(env.Stderr, "%s:%d:%d: ", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/labgen/labgen/runtime/compose"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
@@ -22,7 +24,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [endpoint flags]",
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--lab LAB_DIR] [--no-check] [endpoint flags]",
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -36,7 +38,13 @@ waiting until every service is healthy; with --native, or when a native
 stack already runs for OUT, labgen up --native instead: no Docker, and a
 compose step stops or starts the native process). The lab's streaming Flink jobs
 that are not running are submitted through the SQL gateway, and their job
-IDs are recorded.
+IDs are recorded. Before anything is submitted, the engines check what
+the lab runs, as labgen validate --engines does: Flink's planner plans
+every job through the SQL gateway and the databases EXPLAIN the presets
+and query steps; a statement an engine rejects stops the run with its
+diagnostic, at the lab's own line with --lab LAB_DIR (the lab's source,
+when it still renders OUT's lab.json), else at the rendered file that
+would run. --no-check skips the check.
 
 Endpoints default to the lab's services on 127.0.0.1 at the ports of
 lab.json, as the read-only users of OUT/.env; the flags point a run at any
@@ -68,12 +76,14 @@ Examples:
 			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
 			nat := fs.Bool("native", false, "bring the lab up without Docker, as local processes (labgen up --native)")
 			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
+			noCheck := fs.Bool("no-check", false, "do not ask the engines to check the jobs, presets and query steps before submitting")
+			labSrc := fs.String("lab", "", "the lab's source `LAB_DIR`, so that the engine check points at its lines")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, strict: *strict, submit: true}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, strict: *strict, submit: true, check: !*noCheck, source: *labSrc}, "run")
 			}
 		},
 	})
@@ -123,6 +133,10 @@ type runConfig struct {
 	native      bool
 	strict      bool
 	submit      bool
+	// check asks the engines (enginecheck) before anything is submitted;
+	// source is the lab's source directory, for its lines.
+	check  bool
+	source string
 	// only replaces the lab's experiments (smoke, batch).
 	only *schemas.Experiment
 }
@@ -176,6 +190,21 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	// HTTP only), unless flags said otherwise.
 	if endpoints, err = ep.endpoints(lab); err != nil {
 		return err
+	}
+	if rc.check {
+		model, files, sources := lab.Lab, map[string]*hcl.File(nil), (func(hcl.Range, string) *schemas.SQLSource)(nil)
+		if rc.source != "" {
+			src, parser, err := sourceForRun(env, rc.source, lab)
+			if err != nil {
+				return err
+			}
+			if src != nil {
+				model, files, sources = src, parser.Files(), parser.SQLSourceAt
+			}
+		}
+		if err := checkEngines(ctx, env, env.Stderr, model, files, sources, dir, ep); err != nil {
+			return err
+		}
 	}
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,

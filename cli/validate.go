@@ -11,7 +11,7 @@ import (
 func init() {
 	register(&command{
 		name:    "validate",
-		args:    "LAB_DIR [-var NAME=VALUE ...] [-var-file FILE ...]",
+		args:    "LAB_DIR [-var NAME=VALUE ...] [-var-file FILE ...] [--engines [--out OUT] [endpoint flags]]",
 		summary: "check a lab: syntax, types, references, read-only presets",
 		help: `
 Loads every .hcl file of LAB_DIR and checks the lab the way render and run
@@ -24,22 +24,48 @@ Errors and warnings are printed with FILE:LINE:COL and a source snippet.
 Experiments and jobs that need a component the stack leaves out are
 reported as warnings and marked unavailable.
 
+With --engines, the real engines check what the lab will run as well:
+Flink's planner, through a SQL gateway, runs each job's SET and CREATE
+TEMPORARY statements in a fresh session and EXPLAINs its INSERT or
+statement set; MySQL, PostgreSQL and ClickHouse EXPLAIN every preset and
+every query step whose SQL needs nothing from the run; the MySQL and
+PostgreSQL DDL labgen renders is tried in a scratch database, dropped
+afterwards, when the user may create one (the lab's reader may not: give
+--mysql or --postgres a user who may). What an engine rejects is an error
+at the lab's own line (jobs/*.sql, presets/*.sql, the .hcl heredoc, the
+table's block for its DDL). Nothing of the lab's data changes: Flink's
+objects are temporary, INSERTs are only explained, an Iceberg catalog gets
+a scratch warehouse, and Fluss tables are only read where the lab's Fluss
+has them. An engine that does not answer, or a lake catalog whose server
+is down, is listed as not checked, with why. The engines are the lab's
+(127.0.0.1 at its ports; a native stack that runs for --out OUT, with its
+addresses), or the ones the flags name: --gateway URL, --mysql,
+--postgres, --clickhouse as for labgen run.
+
 Variables take their default, then LABGEN_VAR_<name> from the environment,
 then -var and -var-file in command-line order (later wins).
 
 Examples:
   labgen validate labs/orders
   labgen validate labs/orders -var order_rate=50 -var payment_delay=10s
-  labgen validate labs/orders -var lakes=false`,
+  labgen validate labs/orders -var lakes=false
+  labgen validate labs/orders --engines --out out/orders
+  labgen validate labs/orders --engines --gateway http://10.0.0.5:8083`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			vars := addVarFlags(fs)
-			return func(_ context.Context, args []string) error {
+			engines := fs.Bool("engines", false, "also ask the real engines (Flink's planner, the databases) to check what the lab runs")
+			out := fs.String("out", "", "with --engines: the rendered lab `OUT` whose running stack (and .env) to check against")
+			ep := addCheckEndpointFlags(fs)
+			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("validate takes one lab directory")
 				}
-				lab, diags, err := loadLab(env, args[0], *vars)
+				lab, diags, parser, err := loadLabParser(env, args[0], *vars)
 				if err != nil {
 					return err
+				}
+				if !*engines && (*out != "" || *ep != (endpointFlags{})) {
+					return usagef("--out and the endpoint flags go with --engines")
 				}
 				warnings := 0
 				for _, d := range diags {
@@ -62,7 +88,15 @@ Examples:
 					fmt.Fprintf(env.Stdout, ", %d warning(s)", warnings)
 				}
 				fmt.Fprintln(env.Stdout, ".")
-				return nil
+				if !*engines {
+					return nil
+				}
+				dir, done, err := renderedForCheck(lab, *out)
+				if err != nil {
+					return err
+				}
+				defer done()
+				return checkEngines(ctx, env, env.Stdout, lab, parser.Files(), parser.SQLSourceAt, dir, ep)
 			}
 		},
 	})

@@ -74,6 +74,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 	// Undeclared names are reported by checkJobQuery, at their place in
 	// the query.
 	src := d.sqlSourceOf(at["query"], j.Query)
+	j.QuerySource = &SQLSource{src}
 	refs := catalogRefs(j.Query)
 	for _, ref := range refs {
 		t := d.lab.Table(ref.table)
@@ -248,7 +249,9 @@ func (d *decoder) decodePreset(b *hcl.Block) *Preset {
 		if err := sqlread.Check(p.Engine, p.SQL); err != nil {
 			d.errorf(at["sql"].Expr.Range(), "Preset is not read-only", "Preset %s must be a single read-only statement: %s.", name, err)
 		} else {
-			d.checkPresetSQL(p, d.sqlSourceOf(at["sql"], p.SQL))
+			src := d.sqlSourceOf(at["sql"], p.SQL)
+			p.SQLSource = &SQLSource{src}
+			d.checkPresetSQL(p, src)
 		}
 	}
 	if p.Engine != "" && !d.lab.Stack.Has(p.Engine) {

@@ -335,6 +335,8 @@ type Job struct {
 	Uses        []string  `json:"uses"`
 	Unavailable string    `json:"unavailable,omitempty"`
 	DeclRange   hcl.Range `json:"-"`
+	// QuerySource maps offsets of Query to the lab's source.
+	QuerySource *SQLSource `json:"-"`
 }
 
 // Setting is one Flink configuration key and value.
@@ -362,6 +364,8 @@ type Preset struct {
 	Needs       []string  `json:"needs,omitempty"`
 	Unavailable string    `json:"unavailable,omitempty"`
 	DeclRange   hcl.Range `json:"-"`
+	// SQLSource maps offsets of SQL to the lab's source.
+	SQLSource *SQLSource `json:"-"`
 }
 
 // Experiment is a question asked of the running lab, answered by steps.

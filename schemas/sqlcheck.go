@@ -24,6 +24,11 @@ type sqlSource struct {
 	src      []byte
 	base     int // offset of the text's first byte in src; -1 if not found
 	fallback hcl.Range
+	// lines are the offsets in src of each line of the text, for a text
+	// found line by line (a heredoc whose indentation was stripped).
+	lines []int
+	// tstarts are the offsets in the text of its lines.
+	tstarts []int
 }
 
 // sqlSourceOf locates text, the trimmed value of attribute a. A SQL file
@@ -60,8 +65,57 @@ func (d *decoder) sqlSourceOf(a *hcl.Attribute, text string) *sqlSource {
 	}
 	if i := strings.Index(string(f.Bytes[r.Start.Byte:r.End.Byte]), text); i >= 0 {
 		s.file, s.src, s.base = r.Filename, f.Bytes, r.Start.Byte+i
+	} else if lines := linesIn(f.Bytes, r, text); lines != nil {
+		s.file, s.src, s.base, s.lines = r.Filename, f.Bytes, r.Start.Byte, lines
+		for i, off := 0, 0; i < len(lines); i++ {
+			s.tstarts = append(s.tstarts, off)
+			off += len(strings.SplitN(text[off:], "\n", 2)[0]) + 1
+		}
 	}
 	return s
+}
+
+// linesIn finds text in src's range r line by line, as a <<- heredoc
+// keeps it: the text's first line ends a source line that has only
+// blanks before it, and each further line is the next source line with
+// the same indentation stripped (a line changed by an interpolation keeps
+// its columns up to it). It returns where each text line starts, or nil.
+func linesIn(src []byte, r hcl.Range, text string) []int {
+	want := strings.Split(text, "\n")
+	var starts []int // offsets of the source lines in r
+	for off := r.Start.Byte; off < r.End.Byte; {
+		starts = append(starts, off)
+		i := strings.IndexByte(string(src[off:r.End.Byte]), '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+	}
+	lineAt := func(k int) string {
+		end := r.End.Byte
+		if k+1 < len(starts) {
+			end = starts[k+1] - 1
+		}
+		return strings.TrimRight(string(src[starts[k]:end]), "\r")
+	}
+	for k := 0; k+len(want) <= len(starts); k++ {
+		l := lineAt(k)
+		if !strings.HasSuffix(l, want[0]) || strings.TrimSpace(l[:len(l)-len(want[0])]) != "" {
+			continue
+		}
+		indent := len(l) - len(want[0])
+		out := make([]int, len(want))
+		for i, w := range want {
+			l := lineAt(k + i)
+			if strings.HasSuffix(l, w) && strings.TrimSpace(l[:len(l)-len(w)]) == "" {
+				out[i] = starts[k+i] + len(l) - len(w)
+			} else {
+				out[i] = starts[k+i] + min(indent, len(l))
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // rng is the source range of text[pos:end].
@@ -69,7 +123,18 @@ func (s *sqlSource) rng(pos, end int) hcl.Range {
 	if s.base < 0 {
 		return s.fallback
 	}
-	return hcl.Range{Filename: s.file, Start: s.pos(s.base + pos), End: s.pos(s.base + end)}
+	return hcl.Range{Filename: s.file, Start: s.pos(s.offset(pos)), End: s.pos(s.offset(end))}
+}
+
+// offset is the offset in src of the text's byte off.
+func (s *sqlSource) offset(off int) int {
+	if s.lines == nil {
+		return s.base + off
+	}
+	// Found line by line: off's line in the text, then its column.
+	i := sort.SearchInts(s.tstarts, off+1) - 1
+	i = max(0, min(i, len(s.lines)-1))
+	return s.lines[i] + off - s.tstarts[i]
 }
 
 func (s *sqlSource) pos(off int) hcl.Pos {
