@@ -182,7 +182,7 @@ experiment "late_receipts" {
 
   step "undelivered" {
     title  = "Older readings without a delivery"
-    text   = "Readings between the first and the last delivered one, measured more than a minute ago (every receipt that will come has come), that have no delivery."
+    text   = "Readings between the first and the last delivered one, measured more than a minute ago (every receipt that will come has come), that have no delivery. The job reads only what was written after it started, so the first delivered reading is about when it started."
     engine = "clickhouse"
     sql    = "SELECT count() AS deliveries, min(reading_id) AS first_reading, max(reading_id) AS last_reading, max(reading_id) - min(reading_id) + 1 - count() AS undelivered FROM telemetry.deliveries FINAL WHERE measured_at < now64(3) - INTERVAL 1 MINUTE"
     capture = {
@@ -199,7 +199,7 @@ experiment "late_receipts" {
 
   step "untimely" {
     title  = "How many of them MySQL says cannot be delivered"
-    text   = "The same readings in MySQL: those whose receipt was lost, and those whose receipt came after the ten seconds. The join cannot deliver these; any further reading it missed was dropped as late. While the job reads the snapshot of the two tables (the rows already in MySQL when it starts), the two sources reach the join at different speeds; the watermark follows the one ahead, and rows of the other that arrive behind it by more than the bound are dropped."
+    text   = "The same readings in MySQL: those whose receipt was lost, and those whose receipt came after the ten seconds. The join cannot deliver these; any further reading it missed was dropped by the watermark."
     engine = "mysql"
     sql    = "SELECT COUNT(*) AS readings, COUNT(*) - COUNT(c.reading_id) AS lost, COALESCE(SUM(c.received_at > r.measured_at + INTERVAL 10 SECOND), 0) AS late FROM readings AS r LEFT JOIN receipts AS c ON c.reading_id = r.reading_id WHERE r.reading_id BETWEEN ${step.undelivered.first_reading} AND ${step.undelivered.last_reading}"
 
@@ -209,8 +209,8 @@ experiment "late_receipts" {
     }
   }
 
-  expected       = "The newest timely receipt appears as a delivery within seconds, with its delay. A few percent of the readings have no timely receipt and are never delivered; readings that were already in MySQL when the job started may be missed as well."
-  interpretation = "An interval join keeps each side only as long as the bound and the watermark require: a receipt outside the bound is not late data to be corrected, it is outside the question the join asks. Compare the misses with MySQL's count: the excess is what the watermark dropped, mostly while the job read the tables' snapshot, where event time is not in order across the two sources."
+  expected       = "The newest timely receipt appears as a delivery within seconds, with its delay. A few percent of the readings have no timely receipt and are never delivered; MySQL's count of them and the join's misses agree, or the join missed a few more."
+  interpretation = "An interval join keeps each side only as long as the bound and the watermark require: a receipt outside the bound is not late data to be corrected, it is outside the question the join asks. The job reads both tables from the end of the binlog: started with their snapshots, the two sources reach the join out of event-time order and the watermark drops most older rows."
 }
 
 experiment "bounded_summary" {
