@@ -27,7 +27,7 @@ job "site_heat" {
 
 job "deliveries" {
   mode        = "streaming"
-  description = "Each reading with its receipt, if it came within ten seconds (an event-time interval join)."
+  description = "Each reading with its receipt, if it came within ten seconds (an event-time interval join over the rows written since the job started)."
   reads       = [table.readings, table.receipts]
   writes      = table.deliveries
   query       = file("jobs/deliveries.sql")
