@@ -29,6 +29,11 @@ var jarSHA256 = map[string]string{
 	// PostgreSQL CDC; the SQL connector bundles PostgreSQL's JDBC driver.
 	// Computed with sha256sum from Maven Central's jar (its .sha1 matched).
 	"org.apache.flink:flink-sql-connector-postgres-cdc:3.5.0": "8c5b78d279a51676ad27e9730db37477c1cbf6691dd2382c6fa653b3fe293262",
+	// JDBC, for batch jobs reading MySQL or PostgreSQL: the bundle of the
+	// core and every dialect ("Flink : Connectors : JDBC : Shaded"); the
+	// drivers are those above (PostgreSQL's inside the CDC connector).
+	// Computed with sha256sum from Maven Central's jar (its .sha1 matched).
+	"org.apache.flink:flink-connector-jdbc:3.3.0-1.20": "50d243cf0e1aac67c2c81c9fb2e9b32bb7d7124b9594df009efa8122e3df1c75",
 	// Kafka and upsert-kafka, unshaded, with the kafka-clients and Guava
 	// versions its POM names. The shaded flink-sql-connector-kafka
 	// 3.4.0-1.20 is not served by the registry this was pinned from, so its
@@ -66,6 +71,25 @@ const (
 
 // kafkaConnectorVersions maps a Flink minor version to its Kafka connector.
 var kafkaConnectorVersions = map[string]string{"1.20": "3.4.0-1.20"}
+
+// jdbcConnectorVersions maps a Flink minor version to its JDBC connector.
+var jdbcConnectorVersions = map[string]string{"1.20": "3.3.0-1.20"}
+
+// readsByJDBC tells whether a batch job of the lab reads a MySQL or
+// PostgreSQL store, which it does through the JDBC connector.
+func readsByJDBC(l *schemas.Lab) bool {
+	for _, j := range l.Jobs {
+		if j.Mode != schemas.ModeBatch || j.Unavailable != "" {
+			continue
+		}
+		for _, u := range j.Uses {
+			if schemas.IsSourceStore(u.Kind) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // Jar is one connector jar of the Flink image.
 type Jar struct {
@@ -122,6 +146,13 @@ func connectorJars(l *schemas.Lab) ([]Jar, error) {
 	}
 	if s.Postgres != nil {
 		add("lib", "org.apache.flink", "flink-sql-connector-postgres-cdc", flinkCDCVersion)
+	}
+	if readsByJDBC(l) {
+		v, ok := jdbcConnectorVersions[minor]
+		if !ok {
+			return nil, fmt.Errorf("no JDBC connector is pinned for Flink %s (labgen pins one for Flink %s)", s.Flink.Version, strings.Join(slices.Sorted(maps.Keys(jdbcConnectorVersions)), ", "))
+		}
+		add("lib", "org.apache.flink", "flink-connector-jdbc", v)
 	}
 	if s.Kafka != nil {
 		v, ok := kafkaConnectorVersions[minor]

@@ -10,17 +10,20 @@ import (
 
 // serverIDs gives every MySQL CDC source of every job its own server-id
 // range: two readers of one binlog with the same id would evict each other.
+// A batch job reads MySQL through JDBC, which needs none.
 func serverIDs(l *schemas.Lab) map[string]string {
 	out := map[string]string{}
 	next := 5401
 	width := l.Stack.Flink.Parallelism
 	for _, j := range l.Jobs {
+		if j.Mode == schemas.ModeBatch {
+			continue
+		}
 		for _, use := range j.Uses {
-			kind, table, _ := strings.Cut(use, ":")
-			if kind != schemas.StoreMySQL {
+			if use.Kind != schemas.StoreMySQL {
 				continue
 			}
-			out[j.Name+":"+table] = fmt.Sprintf("%d-%d", next, next+width-1)
+			out[j.Name+":"+use.Table] = fmt.Sprintf("%d-%d", next, next+width-1)
 			next += width
 		}
 	}
@@ -53,6 +56,13 @@ func flinkColumns(t *schemas.Table, kind string) string { return flinkColumnsTim
 // flinkColumnsTimed adds the time attributes a reading job declares: the
 // processing-time column and the event-time column's watermark.
 func flinkColumnsTimed(t *schemas.Table, kind string, ta *schemas.TimeAttrs) string {
+	return flinkColumnList(t, kind, ta, true)
+}
+
+// flinkColumnList renders the columns, the time attributes and, if key,
+// the primary key. Flink's kafka connector (an append-only topic) refuses a
+// primary key: it cannot promise one row per key.
+func flinkColumnList(t *schemas.Table, kind string, ta *schemas.TimeAttrs, key bool) string {
 	var b strings.Builder
 	b.WriteString("(\n")
 	for _, c := range t.Columns {
@@ -72,7 +82,12 @@ func flinkColumnsTimed(t *schemas.Table, kind string, ta *schemas.TimeAttrs) str
 	if ta != nil && ta.Event != "" {
 		fmt.Fprintf(&b, "  WATERMARK FOR %s AS %s - %s,\n", quoteFlink(ta.Event), quoteFlink(ta.Event), flinkInterval(ta.Lateness))
 	}
-	fmt.Fprintf(&b, "  PRIMARY KEY (%s) NOT ENFORCED\n)", joinMap(t.Key, quoteFlink))
+	if key {
+		fmt.Fprintf(&b, "  PRIMARY KEY (%s) NOT ENFORCED\n)", joinMap(t.Key, quoteFlink))
+	} else {
+		s := strings.TrimSuffix(b.String(), ",\n")
+		return s + "\n)"
+	}
 	return b.String()
 }
 
@@ -142,11 +157,21 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 			return
 		}
 		declared[key] = true
-		switch kind {
-		case schemas.StoreMySQL:
+		switch {
+		case source && j.Mode == schemas.ModeBatch && schemas.IsSourceStore(kind):
+			jdbcSource(&b, t, t.Store(kind), face)
+		case kind == schemas.StoreMySQL:
 			s := t.Store(kind)
-			fmt.Fprintf(&b, "\n-- %s, read from MySQL's binlog (CDC).\n", t.Name)
-			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumnsTimed(t, kind, t.TimeOf(s)), withOptions(
+			what := "MySQL's binlog (CDC)"
+			var appendOnly []string
+			if s.AppendOnly {
+				// The table is only ever inserted into; reading it as
+				// inserts lets interval joins and windows take it.
+				what = "MySQL's binlog (CDC), as inserts only (the store is append_only)"
+				appendOnly = []string{"scan.read-changelog-as-append-only.enabled", "true"}
+			}
+			fmt.Fprintf(&b, "\n-- %s, read from %s.\n", t.Name, what)
+			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumnsTimed(t, kind, t.TimeOf(s)), withOptions(append([]string{
 				"connector", "mysql-cdc",
 				"hostname", mysqlHost,
 				"port", mysqlPort,
@@ -159,35 +184,12 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 				"scan.startup.mode", "initial",
 				"jdbc.properties.allowPublicKeyRetrieval", "true",
 				"jdbc.properties.useSSL", "false",
-			))
-		case schemas.StorePostgres:
+			}, appendOnly...)...))
+		case kind == schemas.StorePostgres:
 			postgresSource(&b, l, j, t, face)
-		case schemas.StoreKafka:
-			s := t.Store(kind)
-			opts := []string{
-				"connector", "upsert-kafka",
-				"topic", s.Name,
-				"properties.bootstrap.servers", face.Kafka,
-				"key.format", "json",
-				"value.format", "json",
-				"value.fields-include", "ALL",
-				"value.json.encode.decimal-as-plain-number", "true",
-			}
-			what := "written to"
-			if source {
-				what = "read from"
-				opts = append(opts, "properties.group.id", "flink-"+j.Name)
-				if j.Mode == schemas.ModeBatch {
-					opts = append(opts, "scan.bounded.mode", "latest-offset")
-				}
-			}
-			var ta *schemas.TimeAttrs
-			if source {
-				ta = t.TimeOf(s)
-			}
-			fmt.Fprintf(&b, "\n-- %s, %s the Kafka topic %s (upsert: one key, many versions).\n", t.Name, what, s.Name)
-			fmt.Fprintf(&b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumnsTimed(t, kind, ta), withOptions(opts...))
-		case schemas.StoreFluss, schemas.StoreIceberg:
+		case kind == schemas.StoreKafka:
+			kafkaTable(&b, j, t, source, face)
+		case kind == schemas.StoreFluss || kind == schemas.StoreIceberg:
 			// Lake tables are created once, by lake_tables.sql: Fluss
 			// refuses CREATE TABLE IF NOT EXISTS once the table's Paimon
 			// table holds data, so a job only opens the catalog.
@@ -206,9 +208,8 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 	}
 
 	for _, use := range j.Uses {
-		kind, table, _ := strings.Cut(use, ":")
-		if t := l.Table(table); t != nil && t.Store(kind) != nil {
-			declare(t, kind, true)
+		if t := l.Table(use.Table); t != nil && t.Store(use.Kind) != nil {
+			declare(t, use.Kind, true)
 		}
 	}
 	out := l.Table(j.Writes)
@@ -246,6 +247,76 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 		b.WriteString("END;\n")
 	}
 	return []byte(b.String())
+}
+
+// kafkaTable declares t's Kafka store, read (source) or written by job j.
+// Both kinds of topic carry the same messages (the key columns as the
+// JSON key, every column as the JSON value), so ClickHouse's Kafka engine
+// reads either: an upsert topic through upsert-kafka (one key, many
+// versions; an unbounded changelog), an append-only one through the kafka
+// connector (every message a row; a batch job reads it from the earliest
+// offset to the latest when it starts).
+func kafkaTable(b *strings.Builder, j *schemas.Job, t *schemas.Table, source bool, face Face) {
+	s := t.Store(schemas.StoreKafka)
+	connector, what := "upsert-kafka", "upsert: one key, many versions"
+	if s.AppendOnly {
+		connector, what = "kafka", "append-only: every message a new row"
+	}
+	opts := []string{
+		"connector", connector,
+		"topic", s.Name,
+		"properties.bootstrap.servers", face.Kafka,
+		"key.format", "json",
+	}
+	if s.AppendOnly {
+		opts = append(opts, "key.fields", strings.Join(t.Key, ";"))
+	}
+	opts = append(opts,
+		"value.format", "json",
+		"value.fields-include", "ALL",
+		"value.json.encode.decimal-as-plain-number", "true",
+	)
+	verb := "written to"
+	var ta *schemas.TimeAttrs
+	if source {
+		verb = "read from"
+		ta = t.TimeOf(s)
+		opts = append(opts, "properties.group.id", "flink-"+j.Name)
+		if s.AppendOnly {
+			opts = append(opts, "scan.startup.mode", "earliest-offset")
+			if j.Mode == schemas.ModeBatch {
+				what += "; bounded: the messages up to the latest offset when the job starts"
+				opts = append(opts, "scan.bounded.mode", "latest-offset")
+			}
+		}
+	}
+	fmt.Fprintf(b, "\n-- %s, %s the Kafka topic %s (%s).\n", t.Name, verb, s.Name, what)
+	fmt.Fprintf(b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumnList(t, schemas.StoreKafka, ta, !s.AppendOnly), withOptions(opts...))
+}
+
+// jdbcSource declares a MySQL or PostgreSQL store read by a batch job:
+// through Flink's JDBC connector, a bounded snapshot of the table as it is
+// when the job runs (CDC's binlog or WAL reader is unbounded, which batch
+// mode refuses). It reads as the CDC user, who may SELECT the lab's tables.
+func jdbcSource(b *strings.Builder, t *schemas.Table, s *schemas.Store, face Face) {
+	var url, table, user, password, what string
+	switch s.Kind {
+	case schemas.StoreMySQL:
+		url = "jdbc:mysql://" + face.MySQL + "/" + s.Database
+		table, user, password, what = s.Name, "${MYSQL_CDC_USER}", "${MYSQL_CDC_PASSWORD}", "MySQL"
+	default:
+		host, port := face.PostgresHostPort()
+		url = "jdbc:postgresql://" + net.JoinHostPort(host, port) + "/" + s.Database
+		table, user, password, what = schemas.PostgresSchema+"."+s.Name, "${POSTGRES_CDC_USER}", "${POSTGRES_CDC_PASSWORD}", "PostgreSQL"
+	}
+	fmt.Fprintf(b, "\n-- %s, read from %s through JDBC: a snapshot of the table when the job runs (bounded).\n", t.Name, what)
+	fmt.Fprintf(b, "CREATE TEMPORARY TABLE %s %s\n%s;\n", quoteFlink(t.Name), flinkColumnsTimed(t, s.Kind, t.TimeOf(s)), withOptions(
+		"connector", "jdbc",
+		"url", url,
+		"table-name", table,
+		"username", user,
+		"password", password,
+	))
 }
 
 // lakeCatalogName is the catalog of a lake store kind.

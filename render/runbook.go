@@ -315,9 +315,8 @@ func mermaid(l *schemas.Lab) string {
 		}
 		jid := node("job_"+j.Name, fmt.Sprintf("Flink %s (%s)", j.Name, j.Mode))
 		for _, use := range j.Uses {
-			kind, table, _ := strings.Cut(use, ":")
-			if t := l.Table(table); t != nil && t.Store(kind) != nil {
-				edge(storeNode(t, kind), jid)
+			if t := l.Table(use.Table); t != nil && t.Store(use.Kind) != nil {
+				edge(storeNode(t, use.Kind), jid)
 			}
 		}
 		if t := l.Table(j.Writes); t != nil {

@@ -3,6 +3,7 @@ package schemas
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -85,7 +86,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 		if ref.catalog == IcebergCatalog {
 			kind = StoreIceberg
 		}
-		j.Uses = append(j.Uses, kind+":"+t.Name)
+		j.Uses = append(j.Uses, StoreUse{kind, t.Name})
 	}
 	for i, r := range j.Reads {
 		t := d.lab.Table(r)
@@ -109,27 +110,25 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 				if !d.declaredStore(t, StoreMySQL) && !d.declaredStore(t, StorePostgres) && !d.declaredStore(t, StoreKafka) {
 					d.errorf(readRanges[i], "Table not readable by Flink", "Job %s reads %s by its plain name, which means its MySQL or PostgreSQL (CDC) or Kafka store, but the table has none of them.", name, r)
 				} else {
-					j.Uses = append(j.Uses, "missing:"+r)
+					j.Uses = append(j.Uses, StoreUse{UseMissing, r})
 				}
 				continue
 			}
-			if j.Mode == ModeBatch {
-				// Flink refuses both in batch mode: CDC and upsert-kafka
-				// sources are unbounded changelogs.
-				what := Component(src.Kind).Title + " store through CDC"
-				if src.Kind == StoreKafka {
-					what = "Kafka store as an upsert stream"
-				}
-				d.errorf(readRanges[i], "Batch job reads an unbounded source", "Job %s runs in batch mode, but reads %s by its plain name, which is its %s; Flink plans no bounded read of it. Read a lake store (%s.<db>.%s or %s.<db>.%s) or make the job streaming.", name, r, what, FlussCatalog, r, IcebergCatalog, r)
+			if j.Mode == ModeBatch && src.Kind == StoreKafka && !src.AppendOnly {
+				// Flink reads upsert-kafka only as a changelog, which batch
+				// mode refuses even with a bounded end offset ("only
+				// possible for INSERT-only table sources"). MySQL and
+				// PostgreSQL stores are read through JDBC instead of CDC.
+				d.errorf(readRanges[i], "Batch job reads an upsert topic", "Job %s runs in batch mode, but reads %s by its plain name, which is its Kafka store: an upsert topic, which Flink reads only as an unbounded changelog. Declare append_only = true in the kafka store of %s if every message is a new row, read a lake store (%s.<db>.%s or %s.<db>.%s), or make the job streaming.", name, r, r, FlussCatalog, r, IcebergCatalog, r)
 			}
-			j.Uses = append(j.Uses, src.Kind+":"+r)
+			j.Uses = append(j.Uses, StoreUse{src.Kind, r})
 		}
 		if !named {
 			d.warnf(readRanges[i], "Table read but not used", "Job %s reads %s, but its query never names it (as %s, %s.<db>.%s or %s.<db>.%s).", name, r, r, FlussCatalog, r, IcebergCatalog, r)
 		}
 	}
-	sort.Strings(j.Uses)
-	j.Uses = dedupe(j.Uses)
+	sort.Slice(j.Uses, func(a, b int) bool { return j.Uses[a].Less(j.Uses[b]) })
+	j.Uses = slices.Compact(j.Uses)
 	d.checkJobQuery(j, src, out)
 
 	if out != nil && len(FlinkSinks(out)) == 0 {
@@ -188,16 +187,6 @@ func mentionsPlain(query, table string) bool {
 var commentPattern = regexp.MustCompile(`(?m)--.*$|/\*(?s:.*?)\*/`)
 
 func stripSQLComments(s string) string { return commentPattern.ReplaceAllString(s, " ") }
-
-func dedupe(xs []string) []string {
-	var out []string
-	for i, x := range xs {
-		if i == 0 || x != xs[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
-}
 
 // fileArg returns the path of a file("...") call, for messages and lab.json.
 func fileArg(expr hcl.Expression) string {

@@ -2,6 +2,8 @@ package schemas
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -211,8 +213,13 @@ type Store struct {
 	// Ingest names the store ClickHouse reads from (kafka), if any.
 	Ingest string `json:"ingest,omitempty"`
 	// Time replaces the table's time attributes for this store.
-	Time      *TimeAttrs `json:"time,omitempty"`
-	DeclRange hcl.Range  `json:"-"`
+	Time *TimeAttrs `json:"time,omitempty"`
+	// AppendOnly says every row of the store is new: nothing is updated
+	// or deleted. Flink then reads it as an insert-only stream (MySQL CDC
+	// as append-only, Kafka with the plain kafka connector) and writes a
+	// Kafka store with the kafka connector, not upsert-kafka.
+	AppendOnly bool      `json:"append_only,omitempty"`
+	DeclRange  hcl.Range `json:"-"`
 }
 
 // TimeOf returns the time attributes Flink sees when it reads store s of t.
@@ -331,12 +338,46 @@ type Job struct {
 	QueryFile string `json:"query_file,omitempty"`
 	// Settings are extra SET statements, sorted by key.
 	Settings []Setting `json:"settings,omitempty"`
-	// Uses lists the stores the query reads from, as kind:table.
-	Uses        []string  `json:"uses"`
-	Unavailable string    `json:"unavailable,omitempty"`
-	DeclRange   hcl.Range `json:"-"`
+	// Uses lists the stores the query reads from, sorted.
+	Uses        []StoreUse `json:"uses"`
+	Unavailable string     `json:"unavailable,omitempty"`
+	DeclRange   hcl.Range  `json:"-"`
 	// QuerySource maps offsets of Query to the lab's source.
 	QuerySource *SQLSource `json:"-"`
+}
+
+// UseMissing is the Kind of a StoreUse whose table is read by its plain
+// name but whose CDC or Kafka store the stack left out.
+const UseMissing = "missing"
+
+// StoreUse is one store a job's query reads: a store kind (or UseMissing)
+// and a table. lab.json spells it "kind:table".
+type StoreUse struct {
+	Kind  string
+	Table string
+}
+
+func (u StoreUse) String() string { return u.Kind + ":" + u.Table }
+
+// Less orders uses by kind, then table.
+func (u StoreUse) Less(v StoreUse) bool {
+	if u.Kind != v.Kind {
+		return u.Kind < v.Kind
+	}
+	return u.Table < v.Table
+}
+
+// MarshalText writes kind:table.
+func (u StoreUse) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+
+// UnmarshalText reads kind:table.
+func (u *StoreUse) UnmarshalText(b []byte) error {
+	kind, table, ok := strings.Cut(string(b), ":")
+	if !ok || kind == "" || table == "" {
+		return fmt.Errorf("store use %q is not kind:table", b)
+	}
+	u.Kind, u.Table = kind, table
+	return nil
 }
 
 // Setting is one Flink configuration key and value.

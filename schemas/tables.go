@@ -30,7 +30,7 @@ var columnSchema = &hcl.BodySchema{
 
 var storeSchemas = map[string]*hcl.BodySchema{
 	StoreMySQL: {
-		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "processing_time"}},
+		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "processing_time"}, {Name: "append_only"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
 	},
 	StorePostgres: {
@@ -38,7 +38,7 @@ var storeSchemas = map[string]*hcl.BodySchema{
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
 	},
 	StoreKafka: {
-		Attributes: []hcl.AttributeSchema{{Name: "topic"}, {Name: "partitions"}, {Name: "processing_time"}},
+		Attributes: []hcl.AttributeSchema{{Name: "topic"}, {Name: "partitions"}, {Name: "processing_time"}, {Name: "append_only"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
 	},
 	StoreClickHouse: {Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "version"}, {Name: "ingest"}}},
@@ -155,6 +155,7 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 		if IsSourceStore(kind) || kind == StoreKafka {
 			s.Time = d.decodeTime(t, cols, sc.Blocks, sc.Attributes["processing_time"], t.Time)
 		}
+		s.AppendOnly = d.boolean(sc.Attributes["append_only"], false)
 		switch kind {
 		case StoreMySQL:
 			s.Database = d.lab.Stack.MySQL.Database
@@ -422,6 +423,13 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 				continue
 			}
 			updated = true
+			if parent != nil {
+				for _, st := range parent.Stores {
+					if st.AppendOnly && IsSourceStore(st.Kind) {
+						d.errorf(fb.DefRange, "Update of an append-only table", "The %s store of %s is append_only, so Flink reads every change of it as a new row; a follow-up that updates %s would add a second row instead. Drop the update block or append_only.", st.Kind, parent.Name, parent.Name)
+					}
+				}
+			}
 			f.Update = d.decodeUpdate(fb, parent, f)
 			if parent != nil {
 				f.UpdateTable = parent.Name

@@ -151,8 +151,8 @@ func (d *decoder) jobUnavailable(j *Job) string {
 		return d.missing("flink")
 	}
 	for _, use := range j.Uses {
-		kind, table, _ := strings.Cut(use, ":")
-		if kind == "missing" {
+		kind, table := use.Kind, use.Table
+		if kind == UseMissing {
 			return fmt.Sprintf("reads %s from MySQL or Kafka, which the stack does not run", table)
 		}
 		t := d.lab.Table(table)

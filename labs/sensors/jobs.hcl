@@ -24,3 +24,48 @@ job "site_heat" {
     GROUP BY site
   SQL
 }
+
+job "deliveries" {
+  mode        = "streaming"
+  description = "Each reading with its receipt, if it came within ten seconds (an event-time interval join over the rows written since the job started)."
+  reads       = [table.readings, table.receipts]
+  writes      = table.deliveries
+  query       = file("jobs/deliveries.sql")
+}
+
+# Bounded jobs without a lake: MySQL is read through JDBC (a snapshot when
+# the job runs), the append-only deliveries topic up to its latest offset.
+job "device_summary" {
+  mode        = "batch"
+  description = "Per device, over the readings in MySQL when the job runs: count, average, lowest and highest temperature."
+  reads       = [table.readings]
+  writes      = table.device_summary
+  query       = <<-SQL
+    SELECT
+      device_id,
+      COUNT(*) AS readings,
+      AVG(temperature) AS avg_temperature,
+      MIN(temperature) AS min_temperature,
+      MAX(temperature) AS max_temperature,
+      MAX(measured_at) AS last_measured_at
+    FROM readings
+    GROUP BY device_id
+  SQL
+}
+
+job "delivery_summary" {
+  mode        = "batch"
+  description = "Per device, over the deliveries topic up to its latest offset when the job runs: readings delivered, average and largest delay."
+  reads       = [table.deliveries]
+  writes      = table.delivery_summary
+  query       = <<-SQL
+    SELECT
+      device_id,
+      COUNT(*) AS delivered,
+      AVG(CAST(delay_s AS DOUBLE)) AS avg_delay_s,
+      MAX(delay_s) AS max_delay_s,
+      MAX(received_at) AS last_received_at
+    FROM deliveries
+    GROUP BY device_id
+  SQL
+}

@@ -1,7 +1,9 @@
 # A second lab, in another domain: sensor readings in MySQL, aggregated by
 # Flink in event-time windows (closed once the watermark passes them) and
-# in a continuous per-site aggregate (updated with every reading), both
-# served from Kafka and ClickHouse. Nothing in it is the orders lab.
+# in a continuous per-site aggregate (updated with every reading), joined
+# with their receipts in an event-time interval join, and summarised by
+# batch jobs without a lake; all served from Kafka and ClickHouse. Nothing
+# in it is the orders lab.
 
 lab "sensors" {
   title       = "Windows that close, aggregates that never do"
@@ -11,9 +13,14 @@ lab "sensors" {
     statistics of each device per ten-second event-time window, written
     once when the watermark passes the window's end, and the number of hot
     readings per site, a continuous aggregate that Flink updates with every
-    reading. Both reach ClickHouse through Kafka. The experiments look at
-    when a window's result appears, and at how an unbounded aggregate keeps
-    changing under the same key.
+    reading. A gateway receipt follows most readings; an event-time
+    interval join pairs each reading with a receipt that came within ten
+    seconds. Two batch jobs summarise without a lake: one reads MySQL
+    through JDBC, the other the append-only deliveries topic up to its
+    latest offset. Everything reaches ClickHouse through Kafka. The
+    experiments look at when a window's result appears, at how an unbounded
+    aggregate keeps changing under the same key, at which receipts the join
+    meets, and at what a bounded job over live sources reads.
   EOT
   seed        = 20261130
 }

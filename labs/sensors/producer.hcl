@@ -16,4 +16,18 @@ producer "devices" {
     round = 1
   }
   field "measured_at" { value = now() }
+
+  # The gateway receives most readings a moment later; a few never. The
+  # delay is an input of the generator; deliveries measure it back.
+  follow "receipt" {
+    table   = table.receipts
+    delay   = exponential("2s", { max = "30s" })
+    outcome = weighted({ RECEIVED = 97, LOST = 3 })
+    never   = "LOST"
+
+    field "receipt_id" { value = sequence(1) }
+    field "reading_id" { value = parent("reading_id") }
+    field "device_id" { value = parent("device_id") }
+    field "received_at" { value = now() }
+  }
 }

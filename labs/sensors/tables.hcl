@@ -16,7 +16,86 @@ table "readings" {
     lateness = var.lateness
   }
 
-  store "mysql" {}
+  # Devices only ever add readings, so Flink may read the binlog as
+  # inserts: what an interval join needs.
+  store "mysql" {
+    append_only = true
+  }
+}
+
+table "receipts" {
+  description = "The gateway's receipt of a reading: it comes after a network delay, and a few readings are never received."
+  key         = ["receipt_id"]
+
+  column "receipt_id" { type = "bigint" }
+  column "reading_id" { type = "bigint" }
+  column "device_id" { type = "int" }
+  column "received_at" { type = "timestamp(3)" }
+
+  event_time {
+    column   = "received_at"
+    lateness = var.lateness
+  }
+
+  store "mysql" {
+    append_only = true
+  }
+}
+
+table "deliveries" {
+  description = "Each reading joined with its receipt, if the receipt came within ten seconds of the measurement."
+  key         = ["reading_id"]
+
+  column "reading_id" { type = "bigint" }
+  column "device_id" { type = "int" }
+  column "measured_at" { type = "timestamp(3)" }
+  column "received_at" { type = "timestamp(3)" }
+  column "delay_s" { type = "int" }
+
+  # An interval join emits each match once and never retracts it: every
+  # message is a new row, which a batch job can read up to an offset.
+  store "kafka" {
+    topic       = "deliveries"
+    append_only = true
+  }
+  store "clickhouse" {}
+}
+
+table "device_summary" {
+  description = "Per device, over every reading MySQL held when the batch job ran: how many, and the temperature's average and extremes."
+  key         = ["device_id"]
+
+  column "device_id" { type = "int" }
+  column "readings" { type = "bigint" }
+  column "avg_temperature" { type = "double" }
+  column "min_temperature" { type = "double" }
+  column "max_temperature" { type = "double" }
+  column "last_measured_at" { type = "timestamp(3)" }
+
+  store "kafka" {
+    topic = "device-summary"
+  }
+  store "clickhouse" {
+    version = "last_measured_at"
+  }
+}
+
+table "delivery_summary" {
+  description = "Per device, over the deliveries topic up to its latest offset when the batch job ran: how many readings were delivered and how late."
+  key         = ["device_id"]
+
+  column "device_id" { type = "int" }
+  column "delivered" { type = "bigint" }
+  column "avg_delay_s" { type = "double" }
+  column "max_delay_s" { type = "int" }
+  column "last_received_at" { type = "timestamp(3)" }
+
+  store "kafka" {
+    topic = "delivery-summary"
+  }
+  store "clickhouse" {
+    version = "last_received_at"
+  }
 }
 
 table "device_window" {

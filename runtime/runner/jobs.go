@@ -153,7 +153,7 @@ func (r *Runner) ensureLakeTables(ctx context.Context) ([]string, error) {
 // usesLakes tells whether a job reads or writes a lake table.
 func (r *Runner) usesLakes(j *schemas.Job) bool {
 	for _, use := range j.Uses {
-		if kind, _, _ := strings.Cut(use, ":"); kind == schemas.StoreFluss || kind == schemas.StoreIceberg {
+		if use.Kind == schemas.StoreFluss || use.Kind == schemas.StoreIceberg {
 			return true
 		}
 	}

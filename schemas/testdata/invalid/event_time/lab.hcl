@@ -1,5 +1,5 @@
 lab "event_time" {
-  title = "Time attributes that cannot be declared, and a batch job over a stream"
+  title = "Time attributes that cannot be declared"
 }
 
 stack {
@@ -25,17 +25,4 @@ table "readings" {
       column = "value_c" # ERROR: Invalid event-time column
     }
   }
-}
-
-table "summary" {
-  key = ["id"]
-  column "id" { type = "bigint" }
-  store "kafka" {}
-}
-
-job "batch_over_cdc" {
-  mode   = "batch"
-  reads  = [table.readings] # ERROR: Batch job reads an unbounded source
-  writes = table.summary
-  query  = "SELECT id FROM readings"
 }

@@ -194,12 +194,13 @@ public final class Main {
             return "(versions unknown)";
         }
         return String.format(
-                "Flink %s, mysql-cdc %s (+ mysql-connector-j %s), kafka connector %s, Iceberg %s,"
-                        + " Paimon %s, Fluss %s, Hadoop: %s",
+                "Flink %s, mysql-cdc %s (+ mysql-connector-j %s), kafka connector %s, jdbc connector %s,"
+                        + " Iceberg %s, Paimon %s, Fluss %s, Hadoop: %s",
                 p.getProperty("flink.version"),
                 p.getProperty("flink.cdc.version"),
                 p.getProperty("mysql.connector.version"),
                 p.getProperty("flink.kafka.connector.version"),
+                p.getProperty("flink.jdbc.connector.version"),
                 p.getProperty("iceberg.version"),
                 p.getProperty("paimon.version"),
                 p.getProperty("fluss.version"),
