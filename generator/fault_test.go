@@ -46,6 +46,42 @@ func whenParents(stats *Stats, n int64, f func()) (wait func()) {
 	return func() { close(done); wg.Wait() }
 }
 
+// restartable is a test server that can be killed and started again.
+type restartable interface {
+	Kill(testing.TB)
+	Start(testing.TB)
+}
+
+// outage is what a run saw of a server killed once mid-run.
+type outage struct {
+	sum                  *Summary
+	parentsAt, pendingAt int64
+	logs                 *logSink
+}
+
+// runKilledAt runs the producer and kills srv once at least at parents are
+// written, starting it again 1.5 s later; the run must end without error.
+func runKilledAt(t *testing.T, srv restartable, plans []*Plan, sink Sink, at int64, timeout time.Duration, opts Options) outage {
+	t.Helper()
+	o := outage{logs: &logSink{}}
+	opts.Stats = NewStats(plans)
+	opts.Log = o.logs.log
+	opts.Resume = true
+	wait := whenParents(opts.Stats, at, func() {
+		snap := opts.Stats.Snapshot()
+		o.parentsAt, o.pendingAt = snap.Parents(), snap.Pending
+		srv.Kill(t)
+		time.Sleep(1500 * time.Millisecond)
+		srv.Start(t)
+	})
+	sum, err := Run(ctxTimeout(t, timeout), plans, sink, opts)
+	wait()
+	must(t, err)
+	o.sum = sum
+	t.Logf("killed at %d parents, %d follow-ups pending; %s; log:\n%s", o.parentsAt, o.pendingAt, sum.Line(-1), o.logs)
+	return o
+}
+
 // TestServerRestartMidRun kills MariaDB in the middle of a backfill and
 // starts it again: the producer reports the outage, retries, and ends
 // with exactly the tables an undisturbed run writes (nothing lost,
@@ -60,25 +96,11 @@ func TestServerRestartMidRun(t *testing.T) {
 	must(t, err)
 
 	ldb := ownLabDB(t, srv, lab)
-	sink := openSink(t, ldb.cfg)
-	stats := NewStats(plans)
-	logs := &logSink{}
-	var killedAt int64
-	wait := whenParents(stats, count/4, func() {
-		killedAt = stats.Snapshot().Parents()
-		srv.Kill(t)
-		time.Sleep(1500 * time.Millisecond)
-		srv.Start(t)
-	})
-	sum, err := Run(ctxTimeout(t, 2*time.Minute), plans, sink, Options{
-		Logical: true, Start: epoch, Count: count, Resume: true, Stats: stats, Log: logs.log, MaxBackoff: 500 * time.Millisecond,
-	})
-	wait()
-	must(t, err)
-	if killedAt == 0 || killedAt >= count {
-		t.Fatalf("the server was not killed mid-run (at %d orders)", killedAt)
+	o := runKilledAt(t, srv, plans, openSink(t, ldb.cfg), count/4, 2*time.Minute, Options{Logical: true, Start: epoch, Count: count, MaxBackoff: 500 * time.Millisecond})
+	sum, logs := o.sum, o.logs
+	if o.parentsAt == 0 || o.parentsAt >= count {
+		t.Fatalf("the server was not killed mid-run (at %d orders)", o.parentsAt)
 	}
-	t.Logf("killed at %d orders; %s; log:\n%s", killedAt, sum.Line(-1), logs)
 	if !logs.contains("MySQL write failed") || !logs.contains("MySQL is back") {
 		t.Errorf("the outage was not reported:\n%s", logs)
 	}
@@ -100,23 +122,8 @@ func TestServerRestartWallClock(t *testing.T) {
 	plans := compile(t, lab, 12)
 	const count = 2000
 	ldb := ownLabDB(t, srv, lab)
-	sink := openSink(t, ldb.cfg)
-	stats := NewStats(plans)
-	logs := &logSink{}
-	var pendingAtKill int64
-	wait := whenParents(stats, 600, func() {
-		pendingAtKill = stats.Snapshot().Pending
-		srv.Kill(t)
-		time.Sleep(1500 * time.Millisecond)
-		srv.Start(t)
-	})
-	sum, err := Run(ctxTimeout(t, 2*time.Minute), plans, sink, Options{
-		Rate: 400, Count: count, Resume: true, Stats: stats, Log: logs.log, MaxBackoff: 300 * time.Millisecond,
-	})
-	wait()
-	must(t, err)
-	t.Logf("%d payments pending at the kill; %s; log:\n%s", pendingAtKill, sum.Line(-1), logs)
-	if pendingAtKill == 0 || !logs.contains("MySQL is back") {
+	o := runKilledAt(t, srv, plans, openSink(t, ldb.cfg), 600, 2*time.Minute, Options{Rate: 400, Count: count, MaxBackoff: 300 * time.Millisecond})
+	if o.pendingAt == 0 || !o.logs.contains("MySQL is back") {
 		t.Fatalf("the server was not restarted mid-run with payments pending")
 	}
 	checkIntegrity(t, ldb, true)
@@ -236,25 +243,11 @@ func TestPostgresServerRestartMidRun(t *testing.T) {
 	want := pgSample(t, lab, plans, count)
 
 	ldb := newPGLabDB(t, srv.PostgresServer, lab)
-	sink := openPGSink(t, ldb.cfg)
-	stats := NewStats(plans)
-	logs := &logSink{}
-	var killedAt int64
-	wait := whenParents(stats, count/4, func() {
-		killedAt = stats.Snapshot().Parents()
-		srv.Kill(t)
-		time.Sleep(1500 * time.Millisecond)
-		srv.Start(t)
-	})
-	sum, err := Run(ctxTimeout(t, 3*time.Minute), plans, sink, Options{
-		Logical: true, Start: epoch, Count: count, Resume: true, Stats: stats, Log: logs.log, MaxBackoff: 500 * time.Millisecond,
-	})
-	wait()
-	must(t, err)
-	if killedAt == 0 || killedAt >= count {
-		t.Fatalf("the server was not killed mid-run (at %d orders)", killedAt)
+	o := runKilledAt(t, srv, plans, openPGSink(t, ldb.cfg), count/4, 3*time.Minute, Options{Logical: true, Start: epoch, Count: count, MaxBackoff: 500 * time.Millisecond})
+	sum, logs := o.sum, o.logs
+	if o.parentsAt == 0 || o.parentsAt >= count {
+		t.Fatalf("the server was not killed mid-run (at %d orders)", o.parentsAt)
 	}
-	t.Logf("killed at %d orders; %s; log:\n%s", killedAt, sum.Line(-1), logs)
 	if !logs.contains("PostgreSQL write failed") || !logs.contains("PostgreSQL is back") {
 		t.Errorf("the outage was not reported:\n%s", logs)
 	}
@@ -279,23 +272,8 @@ func TestPostgresServerRestartWallClock(t *testing.T) {
 	plans := compile(t, lab, 12)
 	const count = 2000
 	ldb := newPGLabDB(t, srv.PostgresServer, lab)
-	sink := openPGSink(t, ldb.cfg)
-	stats := NewStats(plans)
-	logs := &logSink{}
-	var pendingAtKill int64
-	wait := whenParents(stats, 600, func() {
-		pendingAtKill = stats.Snapshot().Pending
-		srv.Kill(t)
-		time.Sleep(1500 * time.Millisecond)
-		srv.Start(t)
-	})
-	sum, err := Run(ctxTimeout(t, 2*time.Minute), plans, sink, Options{
-		Rate: 400, Count: count, Resume: true, Stats: stats, Log: logs.log, MaxBackoff: 300 * time.Millisecond,
-	})
-	wait()
-	must(t, err)
-	t.Logf("%d payments pending at the kill; %s; log:\n%s", pendingAtKill, sum.Line(-1), logs)
-	if pendingAtKill == 0 || !logs.contains("PostgreSQL is back") {
+	o := runKilledAt(t, srv, plans, openPGSink(t, ldb.cfg), 600, 2*time.Minute, Options{Rate: 400, Count: count, MaxBackoff: 300 * time.Millisecond})
+	if o.pendingAt == 0 || !o.logs.contains("PostgreSQL is back") {
 		t.Fatalf("the server was not restarted mid-run with payments pending")
 	}
 	// The rows, leaving out times (they depend on when the run started),
