@@ -61,7 +61,10 @@ supervisor's log in a terminal.`,
 // resolved in the foreground (downloads show progress), the supervisor is
 // started in the background, and each service's state is printed until
 // all are healthy; then the streaming jobs are made to run.
-func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration) error {
+//
+// beforeJobs, when set, runs once the services are healthy and before any
+// job is submitted (labgen run's engine check); its error stops the up.
+func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration, beforeJobs func(context.Context) error) error {
 	lab, err := labdir.Load(dir)
 	if err != nil {
 		return &exitError{code: ExitRunFailed, msg: err.Error()}
@@ -117,6 +120,11 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration) 
 		say("All %d services are healthy.", len(st.Services))
 	} else {
 		say("All %d services are healthy after %s.", len(st.Services), time.Since(start).Round(time.Second))
+	}
+	if beforeJobs != nil {
+		if err := beforeJobs(ctx); err != nil {
+			return err
+		}
 	}
 	if err := nativeJobs(ctx, env, lab); err != nil {
 		return &exitError{code: ExitRunFailed, msg: err.Error()}

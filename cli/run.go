@@ -38,7 +38,9 @@ waiting until every service is healthy; with --native, or when a native
 stack already runs for OUT, labgen up --native instead: no Docker, and a
 compose step stops or starts the native process). The lab's streaming Flink jobs
 that are not running are submitted through the SQL gateway, and their job
-IDs are recorded. Before anything is submitted, the engines check what
+IDs are recorded. Before anything is submitted (compose starts the
+job-submitter and batch-loop services only after it; the native stack
+submits only after it), the engines check what
 the lab runs, as labgen validate --engines does: Flink's planner plans
 every job through the SQL gateway and the databases EXPLAIN the presets
 and query steps; a statement an engine rejects stops the run with its
@@ -158,14 +160,34 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		only.Lab = &l
 		lab = &only
 	}
+	checked := false
+	check := func(ctx context.Context) error {
+		checked = true
+		model, files, sources := lab.Lab, map[string]*hcl.File(nil), (func(hcl.Range, string) *schemas.SQLSource)(nil)
+		if rc.source != "" {
+			src, parser, err := sourceForRun(env, rc.source, lab)
+			if err != nil {
+				return err
+			}
+			if src != nil {
+				model, files, sources = src, parser.Files(), parser.SQLSourceAt
+			}
+		}
+		return checkEngines(ctx, env, env.Stderr, model, files, sources, dir, ep)
+	}
 	var services runner.Services
 	var serr error
 	var stack *record.Stack
 	if rc.native || lab.Native() {
 		// The native stack: brought up unless it runs; its supervisor
-		// stops and starts services for compose steps.
+		// stops and starts services for compose steps. The engine check
+		// runs once the gateway is healthy, before up submits the jobs.
 		if !rc.noUp {
-			if err := nativeUp(ctx, env, dir, 15*time.Minute); err != nil {
+			var before func(context.Context) error
+			if rc.check {
+				before = check
+			}
+			if err := nativeUp(ctx, env, dir, 15*time.Minute, before); err != nil {
 				return err
 			}
 		}
@@ -175,6 +197,16 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		if !rc.noUp {
 			if cerr != nil {
 				return &exitError{code: ExitRunFailed, msg: cerr.Error() + " (--native runs the lab without Docker; --no-up runs against services that are already up)"}
+			}
+			if rc.check {
+				// The job-submitter submits as it starts: start everything
+				// else, let the engines check, then start the rest.
+				if err := composeUp(ctx, env, comp, compose.UpOptions{Except: schemas.Submitters()}); err != nil {
+					return err
+				}
+				if err := check(ctx); err != nil {
+					return err
+				}
 			}
 			if err := composeUp(ctx, env, comp, compose.UpOptions{}); err != nil {
 				return err
@@ -191,18 +223,8 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	if endpoints, err = ep.endpoints(lab); err != nil {
 		return err
 	}
-	if rc.check {
-		model, files, sources := lab.Lab, map[string]*hcl.File(nil), (func(hcl.Range, string) *schemas.SQLSource)(nil)
-		if rc.source != "" {
-			src, parser, err := sourceForRun(env, rc.source, lab)
-			if err != nil {
-				return err
-			}
-			if src != nil {
-				model, files, sources = src, parser.Files(), parser.SQLSourceAt
-			}
-		}
-		if err := checkEngines(ctx, env, env.Stderr, model, files, sources, dir, ep); err != nil {
+	if rc.check && !checked {
+		if err := check(ctx); err != nil {
 			return err
 		}
 	}

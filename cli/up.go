@@ -52,7 +52,7 @@ Examples:
 					if err := labdir.Check(args[0]); err != nil {
 						return &exitError{code: ExitRunFailed, msg: err.Error()}
 					}
-					return nativeUp(ctx, env, args[0], *timeout)
+					return nativeUp(ctx, env, args[0], *timeout, nil)
 				}
 				c, err := openCompose(args[0])
 				if err != nil {

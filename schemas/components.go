@@ -56,6 +56,9 @@ type ServiceDesc struct {
 	// Health is its compose health check; nil for one-shot services,
 	// which exit instead.
 	Health *Health
+	// Submits tells that it submits the lab's Flink jobs when it starts:
+	// labgen run starts it only after the engines have checked them.
+	Submits bool
 }
 
 // Memory is a service's memory limit (compose mem_limit) in MiB. Every
@@ -210,6 +213,20 @@ func (l *Lab) Services() []string {
 		}
 		for _, s := range c.Services {
 			if s.Step && (s.When == nil || s.When(l)) {
+				out = append(out, s.Name)
+			}
+		}
+	}
+	return out
+}
+
+// Submitters are the compose services that submit the lab's Flink jobs
+// when they start.
+func Submitters() []string {
+	var out []string
+	for _, c := range ComponentRegistry {
+		for _, s := range c.Services {
+			if s.Submits {
 				out = append(out, s.Name)
 			}
 		}
@@ -428,7 +445,7 @@ var flinkComponent = &ComponentDesc{
 		// Healthy once each streaming job has run; it checks again every
 		// 30 s and submits what is missing. Checks are curl and grep;
 		// only a submission starts a JVM.
-		{Name: "job-submitter",
+		{Name: "job-submitter", Submits: true,
 			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "checks the streaming jobs every 30 s; starts Flink's SQL client (heap " + flinkToolHeap + ") only to submit a missing one"}),
 			Health: &Health{Test: test("test -f /tmp/jobs-submitted"), Interval: sec(5), StartPeriod: 5 * time.Minute, Retries: 6}},
 	},
@@ -466,7 +483,7 @@ var consoleComponent = &ComponentDesc{
 var batchLoopComponent = &ComponentDesc{
 	Name: "batch_loop", Title: "batch loop",
 	Present: func(s *Stack) bool { return s.BatchLoop != nil },
-	Services: []ServiceDesc{{Name: "batch-loop", Step: true,
+	Services: []ServiceDesc{{Name: "batch-loop", Step: true, Submits: true,
 		When:   func(l *Lab) bool { return l.Stack.Flink != nil },
 		Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "Flink's SQL client (heap " + flinkToolHeap + ") for one bounded job at a time"}),
 		Health: &Health{Test: test("test -f /tmp/batch-loop.alive && curl -fsS -o /dev/null http://jobmanager:8081/overview"),

@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -214,6 +215,10 @@ type UpOptions struct {
 	Timeout time.Duration
 	// Interval between polls (default 2 s).
 	Interval time.Duration
+	// Except names services not to start now (labgen run holds back the
+	// services that submit Flink jobs until the engines have checked
+	// them); what the others depend on still starts.
+	Except []string
 }
 
 // Up starts the stack detached and waits until every service is ready
@@ -230,6 +235,17 @@ func (c *Compose) Up(ctx context.Context, opt UpOptions, progress Progress) ([]S
 	args := []string{"up", "--detach"}
 	if opt.Build {
 		args = append(args, "--build")
+	}
+	if len(opt.Except) > 0 {
+		out, err := c.run(ctx, "config", "--services")
+		if err != nil {
+			return nil, err
+		}
+		for _, svc := range strings.Fields(string(out)) {
+			if !slices.Contains(opt.Except, svc) {
+				args = append(args, svc)
+			}
+		}
 	}
 	if _, err := c.run(ctx, args...); err != nil {
 		return nil, err

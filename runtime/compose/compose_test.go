@@ -38,6 +38,7 @@ case " $* " in
   while [ $n -gt 0 ] && [ ! -f "$dir/ps$n" ]; do n=$((n-1)); done
   [ $n -gt 0 ] && cat "$dir/ps$n"
   ;;
+*" config --services "*) printf 'batch-loop\nmysql\nkafka-init\njob-submitter\n' ;;
 *" logs "*) echo "clickhouse-init  | Code: 62. DB::Exception: Syntax error" ;;
 *" down "*) echo " Container lab-mysql-1  Removed" ;;
 esac
@@ -102,6 +103,25 @@ func TestUpWaitsForHealth(t *testing.T) {
 		if got[i] != prefix+wantCalls[i] {
 			t.Errorf("call %d: %q, want %q", i, got[i], prefix+wantCalls[i])
 		}
+	}
+}
+
+// TestUpExcept starts every service but the excepted ones, by name, as
+// docker compose config lists them.
+func TestUpExcept(t *testing.T) {
+	lab, log := standIn(t, "", psReady)
+	c, err := New(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Up(context.Background(), UpOptions{Interval: time.Millisecond, Except: []string{"job-submitter", "batch-loop"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := calls(t, log)
+	prefix := "compose --project-directory " + lab + " -f " + filepath.Join(lab, "compose.yaml") + " "
+	want := []string{prefix + "config --services", prefix + "up --detach mysql kafka-init", prefix + "ps --all --format json"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("calls:\n%q\nwant\n%q", got, want)
 	}
 }
 
