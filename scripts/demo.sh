@@ -29,11 +29,10 @@ go build -o bin/labgen ./cmd/labgen
 echo "== validate and render $LAB into $OUT"
 bin/labgen validate "$LAB"
 bin/labgen render "$LAB" -o "$OUT"
-echo "== bring the native stack up (the first time downloads ~1.5 GB of jars and Python wheels)"
-bin/labgen up "$OUT" --native
-echo "== run the experiments"
+echo "== bring the native stack up (the first time downloads ~1.5 GB of jars and Python wheels),"
+echo "   let the engines check the lab, submit its jobs and run the experiments"
 # shellcheck disable=SC2086 # RUN_ARGS holds separate arguments
-bin/labgen run "$OUT" ${RUN_ARGS:-}
+bin/labgen run "$OUT" --native --lab "$LAB" ${RUN_ARGS:-}
 echo
 echo "The lab still runs: the query console is at http://127.0.0.1:8088, Flink's UI at http://127.0.0.1:8081."
 echo "bin/labgen down $OUT stops it (--volumes also removes its data)."
