@@ -28,7 +28,7 @@ trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$dir"
 start=$SECONDS
 
-src=$(GOFLAGS=-mod=mod $GO mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+src=$(GOFLAGS=-mod=mod "$GO" mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 [[ -d $src ]] || { echo "build-servers: no k8s.io/kubernetes@v$KUBE_VERSION from the module proxy" >&2; exit 1; }
 cp -r "$src" "$work/kubernetes"
 chmod -R u+w "$work/kubernetes"
@@ -41,7 +41,7 @@ if grep -q '=> ./staging' go.mod; then
 	exit 1
 fi
 ldflags="-s -w -X k8s.io/component-base/version.gitVersion=v$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$(cut -d. -f2 <<<"$KUBE_VERSION") -X k8s.io/component-base/version.gitTreeState=clean"
-GOFLAGS=-mod=mod nice -n 10 $GO build -trimpath -ldflags "$ldflags" -o "$dir/" ./cmd/kube-apiserver ./cmd/kubectl
+GOFLAGS=-mod=mod nice -n 10 "$GO" build -trimpath -ldflags "$ldflags" -o "$dir/" ./cmd/kube-apiserver ./cmd/kubectl
 
 mkdir -p "$work/etcd"
 cd "$work/etcd"
@@ -57,8 +57,8 @@ import (
 
 func main() { etcdmain.Main(os.Args) }
 GO
-$GO mod init labgen.local/etcd >/dev/null 2>&1
-GOFLAGS=-mod=mod $GO get "go.etcd.io/etcd/server/v3@v$ETCD_VERSION" >/dev/null
-GOFLAGS=-mod=mod nice -n 10 $GO build -trimpath -ldflags "-s -w" -o "$dir/etcd" .
+"$GO" mod init labgen.local/etcd >/dev/null 2>&1
+GOFLAGS=-mod=mod "$GO" get "go.etcd.io/etcd/server/v3@v$ETCD_VERSION" >/dev/null
+GOFLAGS=-mod=mod nice -n 10 "$GO" build -trimpath -ldflags "-s -w" -o "$dir/etcd" .
 echo "build-servers: built kube-apiserver, kubectl and etcd v$ETCD_VERSION in $((SECONDS - start)) s" >&2
 echo "$dir"
