@@ -188,3 +188,35 @@ func (s *APIServer) Kubectl(args ...string) (string, error) {
 	}
 	return string(out), nil
 }
+
+// KubectlPath is the kubectl of the same build.
+func (s *APIServer) KubectlPath() string { return filepath.Join(s.bin, "kubectl") }
+
+// WriteKubeconfig writes a kubeconfig whose current context is this
+// server (anonymous, its self-signed certificate not checked) and returns
+// its path, for KUBECONFIG.
+func (s *APIServer) WriteKubeconfig(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	conf := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: test
+  cluster:
+    server: %s
+    insecure-skip-tls-verify: true
+users:
+- name: anonymous
+  user: {}
+contexts:
+- name: test
+  context:
+    cluster: test
+    user: anonymous
+current-context: test
+`, s.URL)
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
