@@ -150,7 +150,7 @@ func (r *renderer) baseFlinkImage() string { return r.services["jobmanager"].Ima
 // and the lake warehouse.
 func (r *renderer) flinkPod() M {
 	c := M{"name": "flink-main-container"}
-	if env := containerEnv(r.services["jobmanager"], SecretName); len(env) > 0 {
+	if env := containerEnv(withoutRPCAddress(r.services["jobmanager"]), SecretName); len(env) > 0 {
 		c["env"] = env
 	}
 	mounts := []any{M{"name": "checkpoints", "mountPath": render.CheckpointDir}}
@@ -169,6 +169,19 @@ func (r *renderer) flinkPod() M {
 		"containers":      []any{c},
 		"volumes":         vols,
 	}}
+}
+
+// withoutRPCAddress drops compose's JOB_MANAGER_RPC_ADDRESS: Flink's
+// entrypoint would write it over the address the operator configures.
+func withoutRPCAddress(svc service) service {
+	env := map[string]string{}
+	for k, v := range svc.Environment {
+		if k != "JOB_MANAGER_RPC_ADDRESS" {
+			env[k] = v
+		}
+	}
+	svc.Environment = env
+	return svc
 }
 
 // sqlDir is where the job SQL ConfigMap is mounted in Flink's pods.
@@ -286,7 +299,7 @@ func (r *renderer) gateway() error {
 			"-Drest.address=" + SessionName + "-rest", "-Drest.port=8081",
 			"-Dsql-gateway.endpoint.rest.address=0.0.0.0", "-Dsql-gateway.endpoint.rest.bind-address=0.0.0.0",
 			"-Dsql-gateway.endpoint.rest.port=8083"},
-		"env":            containerEnv(svc, SecretName),
+		"env":            containerEnv(withoutRPCAddress(svc), SecretName),
 		"ports":          []any{M{"name": "rest", "containerPort": 8083}},
 		"resources":      memoryResources(r.memory["sql-gateway"]),
 		"readinessProbe": M{"httpGet": M{"path": "/v1/info", "port": 8083}, "periodSeconds": 5, "failureThreshold": 24},
