@@ -23,9 +23,10 @@ import (
 // APIServer is a real kube-apiserver over its own etcd, on free ports of
 // 127.0.0.1, for the test that started it: no nodes, no controllers, so
 // nothing runs, but every write is admitted and validated as on a
-// cluster. Anonymous requests are allowed everything.
+// cluster. Requests with Token act as a member of system:masters.
 type APIServer struct {
 	URL     string
+	Token   string
 	bin     string
 	workDir string
 }
@@ -63,12 +64,15 @@ func StartAPIServer(t testing.TB) *APIServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { etcd.Stop() })
-	url, api, err := testproc.RetryPorts(func() (string, *testproc.Proc, error) { return startKubeAPIServer(bin, dir, etcdURL) })
+	token := randomToken()
+	url, api, err := testproc.RetryPorts(func() (string, *testproc.Proc, error) {
+		return startKubeAPIServer(bin, dir, etcdURL, token)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { api.Stop() })
-	return &APIServer{URL: url, bin: bin, workDir: dir.Path}
+	return &APIServer{URL: url, Token: token, bin: bin, workDir: dir.Path}
 }
 
 func startEtcd(bin string, dir *testproc.Dir) (string, *testproc.Proc, error) {
@@ -96,7 +100,7 @@ func startEtcd(bin string, dir *testproc.Dir) (string, *testproc.Proc, error) {
 	}
 	pace := testproc.Pace{Timeout: 60 * time.Second, Probe: 2 * time.Second, Interval: 200 * time.Millisecond}
 	err = p.WaitReady(time.Now().Add(pace.Timeout), pace, func(ctx context.Context) error {
-		return get(ctx, http.DefaultClient, clientURL+"/health")
+		return get(ctx, http.DefaultClient, clientURL+"/health", "")
 	})
 	if err != nil {
 		p.Stop()
@@ -105,7 +109,13 @@ func startEtcd(bin string, dir *testproc.Dir) (string, *testproc.Proc, error) {
 	return clientURL, p, nil
 }
 
-func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL string) (string, *testproc.Proc, error) {
+func randomToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return fmt.Sprintf("%x", b)
+}
+
+func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL, token string) (string, *testproc.Proc, error) {
 	port, err := testproc.FreePort()
 	if err != nil {
 		return "", nil, err
@@ -115,6 +125,10 @@ func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL string) (string, 
 		if err := writeKey(key); err != nil {
 			return "", nil, err
 		}
+	}
+	tokens := dir.Join("tokens.csv")
+	if err := os.WriteFile(tokens, []byte(token+`,labgen-test,labgen-test,"system:masters"`+"\n"), 0o600); err != nil {
+		return "", nil, err
 	}
 	url := "https://127.0.0.1:" + strconv.Itoa(port)
 	cmd := exec.Command(filepath.Join(bin, "kube-apiserver"),
@@ -127,7 +141,9 @@ func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL string) (string, 
 		"--service-cluster-ip-range", "10.0.0.0/24",
 		"--service-account-issuer", "https://kubernetes.default.svc",
 		"--service-account-key-file", key, "--service-account-signing-key-file", key,
-		"--authorization-mode", "AlwaysAllow", "--anonymous-auth=true",
+		// The test's token is a member of system:masters, which RBAC
+		// allows everything.
+		"--token-auth-file", tokens, "--authorization-mode", "RBAC",
 		"--enable-priority-and-fairness=false",
 		"--v", "1")
 	p, err := testproc.StartProc("kube-apiserver", cmd, dir.Join("kube-apiserver.out"), "")
@@ -137,7 +153,7 @@ func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL string) (string, 
 	insecure := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
 	pace := testproc.Pace{Timeout: 3 * time.Minute, Probe: 5 * time.Second, Interval: 500 * time.Millisecond}
 	err = p.WaitReady(time.Now().Add(pace.Timeout), pace, func(ctx context.Context) error {
-		return get(ctx, insecure, url+"/readyz")
+		return get(ctx, insecure, url+"/readyz", token)
 	})
 	if err != nil {
 		p.Stop()
@@ -146,10 +162,13 @@ func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL string) (string, 
 	return url, p, nil
 }
 
-func get(ctx context.Context, c *http.Client, url string) error {
+func get(ctx context.Context, c *http.Client, url, token string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := c.Do(req)
 	if err != nil {
@@ -176,7 +195,7 @@ func writeKey(path string) error {
 // Kubectl runs the kubectl of the same build against the server and
 // returns its standard output, or an error carrying its standard error.
 func (s *APIServer) Kubectl(args ...string) (string, error) {
-	full := append([]string{"--server", s.URL, "--insecure-skip-tls-verify=true", "--request-timeout=120s"}, args...)
+	full := append([]string{"--server", s.URL, "--token", s.Token, "--insecure-skip-tls-verify=true", "--request-timeout=120s"}, args...)
 	cmd := exec.Command(filepath.Join(s.bin, "kubectl"), full...)
 	// No kubeconfig of the machine's may leak in.
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(s.workDir, "no-kubeconfig"))
@@ -193,7 +212,7 @@ func (s *APIServer) Kubectl(args ...string) (string, error) {
 func (s *APIServer) KubectlPath() string { return filepath.Join(s.bin, "kubectl") }
 
 // WriteKubeconfig writes a kubeconfig whose current context is this
-// server (anonymous, its self-signed certificate not checked) and returns
+// server (the test's token, its self-signed certificate not checked) and returns
 // its path, for KUBECONFIG.
 func (s *APIServer) WriteKubeconfig(t testing.TB) string {
 	t.Helper()
@@ -206,15 +225,16 @@ clusters:
     server: %s
     insecure-skip-tls-verify: true
 users:
-- name: anonymous
-  user: {}
+- name: labgen-test
+  user:
+    token: %s
 contexts:
 - name: test
   context:
     cluster: test
-    user: anonymous
+    user: labgen-test
 current-context: test
-`, s.URL)
+`, s.URL, s.Token)
 	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}

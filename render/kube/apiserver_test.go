@@ -82,7 +82,7 @@ func TestServerDryRun(t *testing.T) {
 		name, kind, want string
 		f                func(o map[string]any)
 	}{
-		{"unknown field", "StatefulSet", `unknown field "spec.template.spec.containers[0].imagePullPolicyy"`, func(o map[string]any) {
+		{"unknown field", "StatefulSet", `.spec.template.spec.containers[name="clickhouse"].imagePullPolicyy: field not declared in schema`, func(o map[string]any) {
 			firstContainer(o, "spec", "template", "spec")["imagePullPolicyy"] = "Always"
 		}},
 		{"wrong enum", "Deployment", `Unsupported value: "Sometimes"`, func(o map[string]any) {
@@ -94,7 +94,7 @@ func TestServerDryRun(t *testing.T) {
 		{"wrong enum of a FlinkDeployment", "FlinkDeployment", `spec.flinkVersion: Unsupported value: "v0_1"`, func(o map[string]any) {
 			at(o, "spec")["flinkVersion"] = "v0_1"
 		}},
-		{"unknown field of a KafkaTopic", "KafkaTopic", `unknown field "spec.partition"`, func(o map[string]any) {
+		{"unknown field of a KafkaTopic", "KafkaTopic", `.spec.partition: field not declared in schema`, func(o map[string]any) {
 			at(o, "spec")["partition"] = 3
 		}},
 	}
