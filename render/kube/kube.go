@@ -179,6 +179,7 @@ func (r *renderer) render() error {
 	if err := r.labFiles(); err != nil {
 		return err
 	}
+	r.readme()
 	return r.kustomization()
 }
 
