@@ -19,6 +19,10 @@ import org.apache.flink.table.api.TableEnvironment;
  * option of the environment; EXECUTE STATEMENT SET ... END; is one
  * statement; "--" lines are comments; ${NAME} is the environment
  * variable NAME (the lab's .env values, from its Secret).
+ *
+ * <p>With --print-statements first, it only prints each statement
+ * followed by a line "--;" and runs nothing (labgen's tests compare
+ * that with its own splitter).
  */
 public final class SqlRunner {
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+'([^']+)'\\s*=\\s*'([^']*)'");
@@ -29,6 +33,15 @@ public final class SqlRunner {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             throw new IllegalArgumentException("usage: SqlRunner SCRIPT.sql ...");
+        }
+        if (args[0].equals("--print-statements")) {
+            for (int i = 1; i < args.length; i++) {
+                for (String statement : statements(Files.readString(Path.of(args[i]), StandardCharsets.UTF_8))) {
+                    System.out.println(statement);
+                    System.out.println("--;");
+                }
+            }
+            return;
         }
         TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         for (String file : args) {
