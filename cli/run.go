@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/runtime/compose"
+	"github.com/labgen/labgen/runtime/kube"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
@@ -22,7 +23,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [endpoint flags]",
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes] [endpoint flags]",
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -37,6 +38,14 @@ stack already runs for OUT, labgen up --native instead: no Docker, and a
 compose step stops or starts the native process). The lab's streaming Flink jobs
 that are not running are submitted through the SQL gateway, and their job
 IDs are recorded.
+
+With --kubernetes the lab is its Kubernetes base (labgen up --kubernetes,
+unless --no-up): the Flink operator runs the streaming jobs (none is
+submitted), a compose step that stops the taskmanager deletes a
+TaskManager pod of the first streaming job's cluster, and one that stops
+another service scales its StatefulSet or Deployment to 0 (start: back to
+1). Reach the services through kubectl port-forward and the endpoint
+flags.
 
 Endpoints default to the lab's services on 127.0.0.1 at the ports of
 lab.json, as the read-only users of OUT/.env; the flags point a run at any
@@ -67,13 +76,14 @@ Examples:
 			resume := fs.String("resume", "", "continue the record at `RECORD` (its directory or record.json)")
 			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
 			nat := fs.Bool("native", false, "bring the lab up without Docker, as local processes (labgen up --native)")
+			k8s := fs.Bool("kubernetes", false, "run on the lab's Kubernetes base (labgen up --kubernetes); reach the services through the endpoint flags")
 			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, strict: *strict, submit: true}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, strict: *strict, submit: true}, "run")
 			}
 		},
 	})
@@ -121,6 +131,7 @@ type runConfig struct {
 	resume      string
 	noUp        bool
 	native      bool
+	kubernetes  bool
 	strict      bool
 	submit      bool
 	// only replaces the lab's experiments (smoke, batch).
@@ -147,7 +158,22 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	var services runner.Services
 	var serr error
 	var stack *record.Stack
-	if rc.native || lab.Native() {
+	if rc.kubernetes {
+		// The lab's Kubernetes base: applied unless --no-up; compose
+		// steps act on its pods; the operator runs the streaming jobs,
+		// so the run does not submit them.
+		base, err := kube.Open(dir)
+		if err != nil {
+			return &exitError{code: ExitRunFailed, msg: err.Error()}
+		}
+		if !rc.noUp {
+			if err := kubeUp(ctx, env, dir, kubeOptions{}, 20*time.Minute); err != nil {
+				return err
+			}
+		}
+		services, stack = base.Services(kube.Kubectl{}), &record.Stack{Face: "kubernetes"}
+		rc.submit = false
+	} else if rc.native || lab.Native() {
 		// The native stack: brought up unless it runs; its supervisor
 		// stops and starts services for compose steps.
 		if !rc.noUp {

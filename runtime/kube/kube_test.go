@@ -108,6 +108,35 @@ func TestUpDownOnAPIServer(t *testing.T) {
 		}
 	}
 
+	// Experiment 06's interruption: a TaskManager pod of the streaming
+	// job's cluster (as the operator labels them) goes, and stopping a
+	// StatefulSet scales it to nothing.
+	// No controller manager creates the namespace's default service
+	// account, which a pod needs.
+	if _, err := k.Run(ctx, "create", "serviceaccount", "default", "-n", base.Namespace); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Run(ctx, "run", "job-order-wide-taskmanager-1", "-n", base.Namespace, "--image=flink", "--restart=Never",
+		"--labels=app=job-order-wide,component=taskmanager"); err != nil {
+		t.Fatal(err)
+	}
+	svc := base.Services(k)
+	if out, err := svc.Service(ctx, "stop", "taskmanager"); err != nil || !strings.Contains(out, `pod "job-order-wide-taskmanager-1" deleted`) {
+		t.Errorf("stop taskmanager: %q, %v", out, err)
+	}
+	if out, err := svc.Service(ctx, "stop", "taskmanager"); err == nil {
+		t.Errorf("stop taskmanager with none running: %q", out)
+	}
+	if _, err := svc.Service(ctx, "stop", "mysql"); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := k.Run(ctx, "get", "statefulset", "mysql", "-n", base.Namespace, "-o", "jsonpath={.spec.replicas}"); string(out) != "0" {
+		t.Errorf("stop mysql: replicas %q", out)
+	}
+	if _, err := svc.Service(ctx, "stop", "kafka"); err == nil || !strings.Contains(err.Error(), "neither a StatefulSet nor a Deployment") {
+		t.Errorf("stop kafka: %v", err)
+	}
+
 	var progress []string
 	err = base.Wait(ctx, k, 2*time.Second, 500*time.Millisecond, func(line string) { progress = append(progress, line) })
 	if err == nil || !strings.Contains(err.Error(), "kafka/kafka: not ready") || strings.Contains(err.Error(), "statefulset/mysql") {
