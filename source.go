@@ -16,4 +16,5 @@ import "embed"
 //go:embed generator/*.go runtime/*/*.go runtime/console/web publish/*.go publish/page.html.tmpl publish/style.css
 //go:embed internal/testproc/*.go internal/atomicfile/*.go native/chdb/*.go native/chdb/front.py native/chdb/requirements.txt
 //go:embed native/engines/*.go native/engines/*.xml native/engines/*.properties native/engines/*/*.xml
+//go:embed render/kube/*.go render/kube/sqlrunner/*
 var Source embed.FS

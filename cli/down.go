@@ -31,7 +31,7 @@ func hasCompose(dir string) bool {
 func init() {
 	register(&command{
 		name:    "down",
-		args:    "OUT [--volumes]",
+		args:    "OUT [--kubernetes] [--volumes]",
 		summary: "stop and remove a rendered lab's services",
 		help: `
 Runs docker compose down in the rendered lab directory OUT: the containers
@@ -41,14 +41,23 @@ never touched. For a native stack (labgen up --native) it stops the
 supervised processes; --volumes then removes OUT/.native (data, logs,
 checkpoints, lake warehouses).
 
+With --kubernetes it deletes the objects of the lab's Kubernetes base
+with kubectl (its volume claims only with --volumes).
+
 Examples:
   labgen down out/orders
+  labgen down out/orders --kubernetes
   labgen down out/orders --volumes`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			volumes := fs.Bool("volumes", false, "remove the lab's named volumes too (all its data)")
+			k8s := fs.Bool("kubernetes", false, "delete the lab's Kubernetes objects with kubectl (--volumes: its volume claims too)")
+			kubectl := fs.String("kubectl", "", "with --kubernetes: the kubectl `PATH` (default: kubectl from PATH)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("down takes one rendered lab directory")
+				}
+				if *k8s {
+					return kubeDown(ctx, env, args[0], kubeOptions{kubectl: *kubectl}, *volumes)
 				}
 				// The native stack when one runs or ran here (its state is
 				// there), or when compose cannot run at all.

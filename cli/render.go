@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 
 	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/render/kube"
 )
 
 func init() {
 	register(&command{
 		name:    "render",
-		args:    "LAB_DIR -o OUT_DIR [-var NAME=VALUE ...] [-var-file FILE ...]",
+		args:    "LAB_DIR -o OUT_DIR [--target kubernetes [-brokers N]] [-var NAME=VALUE ...] [-var-file FILE ...]",
 		summary: "write a self-contained lab directory (compose, SQL, runbook, lab.json)",
 		help: `
 Validates LAB_DIR and writes the lab it describes into OUT_DIR: compose.yaml
@@ -27,16 +28,24 @@ on any machine. Rendering again into OUT_DIR replaces the files labgen
 wrote there before and removes those it no longer writes; records/ and any
 other file of yours are left alone.
 
+With --target kubernetes it also writes OUT_DIR/kubernetes/, a kustomize
+base of the same lab for a cluster with the Strimzi and Flink Kubernetes
+operators (see the README's Kubernetes section); -brokers sets the number
+of Kafka brokers there.
+
 Only Docker is needed to run the result:
   cd OUT_DIR && ./stream-lab compose up -d --build && ./stream-lab smoke
 
 Examples:
   labgen render labs/orders -o out/orders
   labgen render labs/orders -o out/orders-fast -var order_rate=50 -var payment_delay=10s
-  labgen render labs/orders -o out/orders-small -var lakes=false`,
+  labgen render labs/orders -o out/orders-small -var lakes=false
+  labgen render labs/orders -o out/orders --target kubernetes -brokers 3`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			vars := addVarFlags(fs)
 			out := fs.String("o", "", "the `OUT_DIR` to write (required)")
+			target := fs.String("target", "compose", "`FACE` to render besides compose: compose (only) or kubernetes")
+			brokers := fs.Int("brokers", 1, "Kafka brokers of the kubernetes target")
 			return func(_ context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("render takes one lab directory")
@@ -49,11 +58,22 @@ Examples:
 						return usagef("-o must not be the lab directory itself")
 					}
 				}
+				opts := render.Options{LabgenVersion: Version}
+				switch *target {
+				case "compose":
+				case "kubernetes", "k8s":
+					if *brokers < 1 {
+						return usagef("-brokers must be at least 1")
+					}
+					opts.Targets = append(opts.Targets, kube.Target(kube.Options{Brokers: *brokers}))
+				default:
+					return usagef("--target is compose or kubernetes, not %q", *target)
+				}
 				lab, _, err := loadLab(env, args[0], *vars)
 				if err != nil {
 					return err
 				}
-				files, err := render.Render(lab, render.Options{LabgenVersion: Version})
+				files, err := render.Render(lab, opts)
 				if err != nil {
 					return err
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/labgen/labgen/runtime/compose"
+	"github.com/labgen/labgen/runtime/kube"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
@@ -24,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--lab LAB_DIR] [--no-check] [endpoint flags]",
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes] [--lab LAB_DIR] [--no-check] [endpoint flags]",
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -47,6 +48,14 @@ and query steps; a statement an engine rejects stops the run with its
 diagnostic, at the lab's own line with --lab LAB_DIR (the lab's source,
 when it still renders OUT's lab.json), else at the rendered file that
 would run. --no-check skips the check.
+
+With --kubernetes the lab is its Kubernetes base (labgen up --kubernetes,
+unless --no-up): the Flink operator runs the streaming jobs (none is
+submitted), a compose step that stops the taskmanager deletes a
+TaskManager pod of the first streaming job's cluster, and one that stops
+another service scales its StatefulSet or Deployment to 0 (start: back to
+1). Reach the services through kubectl port-forward and the endpoint
+flags.
 
 Endpoints default to the lab's services on 127.0.0.1 at the ports of
 lab.json, as the read-only users of OUT/.env; the flags point a run at any
@@ -77,6 +86,7 @@ Examples:
 			resume := fs.String("resume", "", "continue the record at `RECORD` (its directory or record.json)")
 			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
 			nat := fs.Bool("native", false, "bring the lab up without Docker, as local processes (labgen up --native)")
+			k8s := fs.Bool("kubernetes", false, "run on the lab's Kubernetes base (labgen up --kubernetes); reach the services through the endpoint flags")
 			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
 			noCheck := fs.Bool("no-check", false, "do not ask the engines to check the jobs, presets and query steps before submitting")
 			labSrc := fs.String("lab", "", "the lab's source `LAB_DIR`, so that the engine check points at its lines")
@@ -85,7 +95,7 @@ Examples:
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, strict: *strict, submit: true, check: !*noCheck, source: *labSrc}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, strict: *strict, submit: true, check: !*noCheck, source: *labSrc}, "run")
 			}
 		},
 	})
@@ -133,6 +143,7 @@ type runConfig struct {
 	resume      string
 	noUp        bool
 	native      bool
+	kubernetes  bool
 	strict      bool
 	submit      bool
 	// check asks the engines (enginecheck) before anything is submitted;
@@ -178,7 +189,22 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	var services runner.Services
 	var serr error
 	var stack *record.Stack
-	if rc.native || lab.Native() {
+	if rc.kubernetes {
+		// The lab's Kubernetes base: applied unless --no-up; compose
+		// steps act on its pods; the operator runs the streaming jobs,
+		// so the run does not submit them.
+		base, err := kube.Open(dir)
+		if err != nil {
+			return &exitError{code: ExitRunFailed, msg: err.Error()}
+		}
+		if !rc.noUp {
+			if err := kubeUp(ctx, env, dir, kubeOptions{}, 20*time.Minute); err != nil {
+				return err
+			}
+		}
+		services, stack = base.Services(kube.Kubectl{}), &record.Stack{Face: "kubernetes"}
+		rc.submit = false
+	} else if rc.native || lab.Native() {
 		// The native stack: brought up unless it runs; its supervisor
 		// stops and starts services for compose steps. The engine check
 		// runs once the gateway is healthy, before up submits the jobs.

@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "up",
-		args:    "OUT [--native] [--build] [--timeout DURATION]",
+		args:    "OUT [--native | --kubernetes [--dry-run]] [--build] [--timeout DURATION]",
 		summary: "start a rendered lab's services and wait until they are healthy",
 		help: `
 Runs docker compose up --detach in the rendered lab directory OUT and waits
@@ -36,17 +36,38 @@ java (17), mvn, python3 with venv, and mariadb-server (postgresql for a
 lab whose source is PostgreSQL); labgen says which one is missing. Then the lab's streaming jobs are submitted, as compose's
 job-submitter does. labgen down OUT stops it all.
 
+With --kubernetes the lab's Kubernetes base (labgen render --target
+kubernetes) is applied with kubectl to the cluster of its current context,
+server-side with strict field validation, after its namespace is created;
+then labgen waits until every StatefulSet, Deployment and Job, the Kafka
+cluster and every FlinkDeployment is ready, printing each change. The
+Strimzi and Flink Kubernetes operators must run there (see the README).
+--dry-run only has the cluster check the lab (a server-side dry run).
+
 Examples:
   labgen up out/orders
+  labgen up out/orders --kubernetes --timeout 20m
   labgen up out/orders --build --timeout 15m
   labgen up out/orders --native`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			build := fs.Bool("build", false, "build the lab's images first (docker compose up --build)")
 			nat := fs.Bool("native", false, "run the services as local processes instead of Docker containers")
 			timeout := fs.Duration("timeout", 10*time.Minute, "give up waiting for health after `DURATION`")
+			k8s := fs.Bool("kubernetes", false, "apply the lab's Kubernetes base with kubectl and wait until it is ready")
+			dryRun := fs.Bool("dry-run", false, "with --kubernetes: have the cluster check the lab, create nothing")
+			kubectl := fs.String("kubectl", "", "with --kubernetes: the kubectl `PATH` (default: kubectl from PATH)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("up takes one rendered lab directory")
+				}
+				if *k8s {
+					if *nat {
+						return usagef("--kubernetes and --native exclude each other")
+					}
+					return kubeUp(ctx, env, args[0], kubeOptions{kubectl: *kubectl, dryRun: *dryRun}, *timeout)
+				}
+				if *dryRun {
+					return usagef("--dry-run goes with --kubernetes")
 				}
 				if *nat {
 					if err := labdir.Check(args[0]); err != nil {

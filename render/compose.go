@@ -372,14 +372,8 @@ func kafkaService(l *schemas.Lab) types.ServiceConfig {
 // kafkaTopics lists the lab's topics with their partitions, in table order.
 func kafkaTopics(l *schemas.Lab) [][2]string {
 	var out [][2]string
-	for _, t := range l.Tables {
-		if k := t.Store(schemas.StoreKafka); k != nil {
-			p := k.Partitions
-			if p < 1 {
-				p = 1
-			}
-			out = append(out, [2]string{k.Name, strconv.Itoa(p)})
-		}
+	for _, t := range KafkaTopics(l) {
+		out = append(out, [2]string{t.Name, strconv.Itoa(t.Partitions)})
 	}
 	return out
 }

@@ -33,7 +33,14 @@ type Options struct {
 	// labgen image then cannot be built from it); tests use it to keep
 	// goldens independent of labgen's code.
 	NoSource bool
+	// Targets render more faces of the lab (render/kube's Kubernetes
+	// base) from the lab and the files rendered so far; what they return
+	// joins the directory before the lock hashes it.
+	Targets []Target
 }
+
+// Target renders another face of the lab into files of its own.
+type Target func(l *schemas.Lab, files Files) (Files, error)
 
 // Paths and names shared by the rendered files.
 const (
@@ -92,6 +99,18 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		return nil, err
 	}
 	files["runbook.md"] = runbook(l)
+	for _, t := range opts.Targets {
+		more, err := t(l, files)
+		if err != nil {
+			return nil, err
+		}
+		for p, b := range more {
+			if _, dup := files[p]; dup {
+				return nil, fmt.Errorf("render: two faces write %s", p)
+			}
+			files[p] = b
+		}
+	}
 	// The lock comes last: it hashes everything else.
 	files["labgen.lock"] = lockFile(l, opts, files)
 	return files, nil

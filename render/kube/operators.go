@@ -1,0 +1,310 @@
+package kube
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/schemas"
+)
+
+// operated are the compose services an operator (or the SQL gateway's
+// own Deployment) stands for: Strimzi runs Kafka and creates the topics,
+// the Flink operator runs the clusters and keeps the jobs running (what
+// compose's job-submitter does), and the batch loop has no Kubernetes
+// form (run bounded jobs through the SQL gateway).
+var operated = map[string]bool{
+	"kafka": true, "kafka-init": true,
+	"jobmanager": true, "taskmanager": true, "sql-gateway": true, "tiering": true, "job-submitter": true,
+	"batch-loop": true,
+}
+
+// kafka is the Strimzi cluster: one node pool whose nodes are both
+// controllers and brokers (KRaft), and a KafkaTopic per topic of the lab.
+func (r *renderer) kafka() error {
+	n := r.opts.Brokers
+	rf := min(n, 3)
+	minISR := max(1, rf-1)
+	clusterLabel := M{"strimzi.io/cluster": KafkaCluster}
+	pool := M{
+		"apiVersion": "kafka.strimzi.io/v1", "kind": "KafkaNodePool",
+		"metadata": meta(NodePool, merge(r.labels("kafka"), clusterLabel)),
+		"spec": M{
+			"replicas": n,
+			"roles":    []any{"controller", "broker"},
+			"storage": M{"type": "jbod", "volumes": []any{M{
+				"id": 0, "type": "persistent-claim", "size": "10Gi", "deleteClaim": false, "kraftMetadata": "shared"}}},
+			"resources":  memoryResources(r.memory["kafka"]),
+			"jvmOptions": heapOptions(render.KafkaHeap(r.l)),
+		},
+	}
+	config := M{
+		"auto.create.topics.enable":                        false,
+		"num.partitions":                                   1,
+		"default.replication.factor":                       rf,
+		"min.insync.replicas":                              minISR,
+		"offsets.topic.replication.factor":                 rf,
+		"transaction.state.log.replication.factor":         rf,
+		"transaction.state.log.min.isr":                    minISR,
+		"share.coordinator.state.topic.replication.factor": rf,
+		"share.coordinator.state.topic.min.isr":            minISR,
+		"group.initial.rebalance.delay.ms":                 0,
+	}
+	kafka := M{
+		"apiVersion": "kafka.strimzi.io/v1", "kind": "Kafka",
+		"metadata": meta(KafkaCluster, r.labels("kafka")),
+		"spec": M{
+			"kafka": M{
+				"listeners": []any{M{"name": "plain", "port": 9092, "type": "internal", "tls": false}},
+				"config":    config,
+			},
+			// The Topic Operator creates the lab's topics from the
+			// KafkaTopics below.
+			"entityOperator": M{"topicOperator": M{}},
+		},
+	}
+	objs := []M{kafka, pool}
+	for _, t := range render.KafkaTopics(r.l) {
+		objs = append(objs, M{
+			"apiVersion": "kafka.strimzi.io/v1", "kind": "KafkaTopic",
+			"metadata": meta(k8sName(t.Name), merge(r.labels("kafka"), clusterLabel)),
+			"spec":     M{"topicName": t.Name, "partitions": t.Partitions, "replicas": rf},
+		})
+	}
+	return r.emit("kafka.yaml", fmt.Sprintf(`Kafka through Strimzi %s: %d KRaft node(s), each controller and broker, and the lab's topics.
+Flink and ClickHouse reach it at %s.`, StrimziVersion, n, Face.Kafka), objs...)
+}
+
+// heapOptions turns "-Xmx160m -Xms160m" into Strimzi's jvmOptions.
+func heapOptions(heap string) M {
+	m := M{}
+	for _, f := range strings.Fields(heap) {
+		switch {
+		case strings.HasPrefix(f, "-Xmx"):
+			m["-Xmx"] = strings.TrimPrefix(f, "-Xmx")
+		case strings.HasPrefix(f, "-Xms"):
+			m["-Xms"] = strings.TrimPrefix(f, "-Xms")
+		}
+	}
+	return m
+}
+
+func merge(ms ...M) M {
+	out := M{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// flinkConfigDropped are keys of the compose render's config.yaml the
+// operator sets itself: addresses, bind hosts and process sizes (from
+// each cluster's resources).
+var flinkConfigDropped = map[string]bool{
+	"jobmanager.rpc.address": true, "rest.address": true, "jobmanager.bind-host": true,
+	"taskmanager.bind-host": true, "rest.bind-address": true,
+	"jobmanager.memory.process.size": true, "taskmanager.memory.process.size": true,
+	"sql-gateway.endpoint.rest.address": true, "sql-gateway.endpoint.rest.bind-address": true,
+}
+
+// flinkConfiguration is the compose render's Flink configuration as the
+// operator takes it (string values), with slots per TaskManager.
+func (r *renderer) flinkConfiguration(slots int) M {
+	conf := M{}
+	for _, line := range strings.Split(string(r.files["flink/config.yaml"]), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ": ")
+		if !ok || flinkConfigDropped[k] {
+			continue
+		}
+		conf[k] = v
+	}
+	conf["taskmanager.numberOfTaskSlots"] = fmt.Sprint(slots)
+	return conf
+}
+
+// flinkImage is the lab's Flink image with the SQL runner: the compose
+// render's Flink image, plus the runner's jar (flink-image/).
+func (r *renderer) flinkImage() string {
+	return fmt.Sprintf("labgen-%s-flink-k8s:%s", k8sName(r.l.Name), shortHash(r.flinkImageFiles()))
+}
+
+func (r *renderer) flinkImageFiles() map[string][]byte {
+	files := map[string][]byte{}
+	for p, b := range sqlRunnerFiles(r.baseFlinkImage()) {
+		files[p] = b
+	}
+	return files
+}
+
+// baseFlinkImage is the image compose builds from flink/.
+func (r *renderer) baseFlinkImage() string { return r.services["jobmanager"].Image }
+
+// flinkPod is the pod template every Flink cluster of the lab shares:
+// the .env values the job SQL names (CDC users), the checkpoint volume
+// and the lake warehouse.
+func (r *renderer) flinkPod() M {
+	c := M{"name": "flink-main-container"}
+	if env := containerEnv(withoutRPCAddress(r.services["jobmanager"]), SecretName); len(env) > 0 {
+		c["env"] = env
+	}
+	mounts := []any{M{"name": "checkpoints", "mountPath": render.CheckpointDir}}
+	vols := []any{M{"name": "checkpoints", "persistentVolumeClaim": M{"claimName": CheckpointPVC}}}
+	if r.l.Stack.Fluss != nil || r.l.Stack.Iceberg != nil {
+		mounts = append(mounts, M{"name": "warehouse", "mountPath": render.WarehouseDir})
+		vols = append(vols, M{"name": "warehouse", "persistentVolumeClaim": M{"claimName": WarehousePVC}})
+	}
+	mounts = append(mounts, M{"name": "sql", "mountPath": sqlDir, "readOnly": true})
+	vols = append(vols, M{"name": "sql", "configMap": M{"name": FlinkSQL}})
+	c["volumeMounts"] = mounts
+	return M{"apiVersion": "v1", "kind": "Pod", "spec": M{
+		// The checkpoint and warehouse volumes belong to the flink user
+		// (uid 9999 in Flink's images).
+		"securityContext": M{"fsGroup": 9999},
+		"containers":      []any{c},
+		"volumes":         vols,
+	}}
+}
+
+// withoutRPCAddress drops compose's JOB_MANAGER_RPC_ADDRESS: Flink's
+// entrypoint would write it over the address the operator configures.
+func withoutRPCAddress(svc service) service {
+	env := map[string]string{}
+	for k, v := range svc.Environment {
+		if k != "JOB_MANAGER_RPC_ADDRESS" {
+			env[k] = v
+		}
+	}
+	svc.Environment = env
+	return svc
+}
+
+// sqlDir is where the job SQL ConfigMap is mounted in Flink's pods.
+const sqlDir = "/opt/flink/usrlib/sql"
+
+// flinkDeployment is a FlinkDeployment in standalone mode: the
+// operator runs exactly the TaskManagers it is given, as compose does.
+func (r *renderer) flinkDeployment(name string, tms, slots int, job M) M {
+	jm, tm := render.FlinkProcessMB(r.l)
+	spec := M{
+		"image":              r.flinkImage(),
+		"imagePullPolicy":    "IfNotPresent",
+		"flinkVersion":       FlinkVersion,
+		"mode":               "standalone",
+		"serviceAccount":     ServiceAccount,
+		"flinkConfiguration": r.flinkConfiguration(slots),
+		"podTemplate":        r.flinkPod(),
+		"jobManager":         M{"replicas": 1, "resource": M{"memory": fmt.Sprintf("%dm", jm), "cpu": 0.5}},
+		"taskManager":        M{"replicas": tms, "resource": M{"memory": fmt.Sprintf("%dm", tm), "cpu": 1}},
+	}
+	if job != nil {
+		spec["job"] = job
+	}
+	return M{"apiVersion": "flink.apache.org/v1beta1", "kind": "FlinkDeployment",
+		"metadata": meta(name, r.labels(name)), "spec": spec}
+}
+
+// flink renders the session cluster (the SQL gateway's and the bounded
+// jobs'), one application cluster per streaming job (the SQL runner with
+// the job's SQL, so that the operator tracks it, upgrades it through a
+// savepoint and restores it from its checkpoints), the Fluss tiering
+// job, and the SQL gateway.
+func (r *renderer) flink() error {
+	f := r.l.Stack.Flink
+	tms := max(1, f.TaskManagers)
+	p := max(1, f.Parallelism)
+	objs := []M{r.flinkDeployment(SessionName, tms, render.TaskSlots(r.l), nil)}
+
+	sql := M{}
+	var jobs []string
+	for _, j := range r.l.Jobs {
+		if j.Unavailable != "" {
+			continue
+		}
+		key := j.Name + ".sql"
+		sql[key] = string(r.face["sql/flink/"+key])
+		if j.Mode == schemas.ModeStreaming {
+			jobs = append(jobs, j.Name)
+		}
+	}
+	lake := ""
+	if b, ok := r.face[render.LakeTablesFile]; ok {
+		lake = sqlDir + "/" + base(render.LakeTablesFile)
+		sql[base(render.LakeTablesFile)] = string(b)
+	}
+	sort.Strings(jobs)
+	jobSlots := (p + tms - 1) / tms
+	for _, name := range jobs {
+		args := []any{}
+		if lake != "" {
+			args = append(args, lake)
+		}
+		args = append(args, sqlDir+"/"+name+".sql")
+		objs = append(objs, r.flinkDeployment("job-"+k8sName(name), tms, jobSlots, M{
+			"jarURI":      "local://" + sqlRunnerJar,
+			"entryClass":  sqlRunnerClass,
+			"args":        args,
+			"parallelism": p,
+			"upgradeMode": "savepoint",
+			"state":       "running",
+		}))
+	}
+	if r.l.Stack.Fluss != nil {
+		jar, err := render.TieringJar(r.l)
+		if err != nil {
+			return err
+		}
+		fl := r.l.Stack.Fluss
+		objs = append(objs, r.flinkDeployment("tiering", 1, 1, M{
+			"jarURI": "local://" + jar,
+			"args": []any{"--fluss.bootstrap.servers", Face.Fluss, "--datalake.format", fl.Lake,
+				"--datalake." + fl.Lake + ".metastore", "filesystem",
+				"--datalake." + fl.Lake + ".warehouse", Face.PaimonWarehouse()},
+			"parallelism": 1,
+			"upgradeMode": "savepoint",
+			"state":       "running",
+		}))
+	}
+	if err := r.emit("flink-sql.yaml", "The lab's Flink SQL (Kubernetes face): each streaming job's FlinkDeployment runs its file through the SQL runner.",
+		M{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta(FlinkSQL, r.labels("flink")), "data": sql}); err != nil {
+		return err
+	}
+	comment := fmt.Sprintf(`Flink through the Flink Kubernetes Operator %s (standalone mode):
+the session cluster %q (%d TaskManager(s), %d slot(s) each) runs what the SQL gateway submits;
+each streaming job is an application cluster of its own, tracked, upgraded (savepoint) and
+restored from its checkpoints by the operator.`, FlinkOperatorVersion, SessionName, tms, render.TaskSlots(r.l))
+	if err := r.emit("flink.yaml", comment, objs...); err != nil {
+		return err
+	}
+	for p, b := range r.flinkImageFiles() {
+		r.out[Dir+"flink-image/"+p] = b
+	}
+	return r.gateway()
+}
+
+// gateway is the SQL gateway as a Deployment of its own against the
+// session cluster's REST Service. The operator does not track what it
+// submits.
+func (r *renderer) gateway() error {
+	svc := r.services["sql-gateway"]
+	c := M{
+		"name":  "sql-gateway",
+		"image": r.flinkImage(),
+		"command": []any{"/opt/flink/bin/sql-gateway.sh", "start-foreground",
+			"-Drest.address=" + SessionName + "-rest", "-Drest.port=8081",
+			"-Dsql-gateway.endpoint.rest.address=0.0.0.0", "-Dsql-gateway.endpoint.rest.bind-address=0.0.0.0",
+			"-Dsql-gateway.endpoint.rest.port=8083"},
+		"env":            containerEnv(withoutRPCAddress(svc), SecretName),
+		"ports":          []any{M{"name": "rest", "containerPort": 8083}},
+		"resources":      memoryResources(r.memory["sql-gateway"]),
+		"readinessProbe": M{"httpGet": M{"path": "/v1/info", "port": 8083}, "periodSeconds": 5, "failureThreshold": 24},
+	}
+	dep := r.deployment("sql-gateway", M{"containers": []any{c}})
+	return r.emit("sql-gateway.yaml", "Flink's SQL gateway against the session cluster; the operator does not track the jobs it submits.",
+		dep, r.service("sql-gateway", []port{{"rest", 8083}}, false))
+}
