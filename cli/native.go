@@ -122,6 +122,17 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration, 
 		say("All %d services are healthy after %s.", len(st.Services), time.Since(start).Round(time.Second))
 	}
 	if beforeJobs != nil {
+		// Lake tables are the stack's, not a job: with them in place the
+		// check plans the jobs' Fluss statements too.
+		if lab.Lab.Stack.Flink != nil {
+			created, err := runner.EnsureLakeTables(ctx, runner.Options{Lab: lab, Endpoints: lab.Endpoints(nil), Version: Version})
+			if err != nil {
+				return &exitError{code: ExitRunFailed, msg: "creating the lake tables: " + err.Error()}
+			}
+			if len(created) > 0 {
+				say("Created the lake tables %s.", strings.Join(created, ", "))
+			}
+		}
 		if err := beforeJobs(ctx); err != nil {
 			return err
 		}

@@ -471,10 +471,13 @@ func rootMessage(msg string) string {
 // missingLakeObject tells whether Flink's message says a table or
 // database of the Fluss catalog does not exist (Calcite's "Object … not
 // found within 'fluss_catalog…'", the catalog's "… does not exist in
-// Catalog fluss_catalog"), not that a column or function is unknown.
+// Catalog fluss_catalog", the planner's "Cannot find table
+// '`fluss_catalog`.…'" for an INSERT's target), not that a column or
+// function is unknown.
 func missingLakeObject(msg string) bool {
 	m := strings.ToLower(msg)
 	return strings.Contains(m, "not found within '"+schemas.FlussCatalog) ||
+		strings.Contains(m, "cannot find table '`"+schemas.FlussCatalog+"`.") ||
 		strings.Contains(m, "does not exist") && strings.Contains(m, schemas.FlussCatalog)
 }
 

@@ -20,3 +20,16 @@ func EnsureJobs(ctx context.Context, opt Options) ([]record.Job, error) {
 	r.submitJobs(ctx)
 	return r.rec.Jobs, nil
 }
+
+// EnsureLakeTables creates the lab's lake tables that their catalogs lack
+// (sql/flink/lake_tables.sql), as the first job submission would, and
+// returns those it created. labgen run calls it before the engine check,
+// so that the jobs' statements on Fluss tables are planned too.
+func EnsureLakeTables(ctx context.Context, opt Options) ([]string, error) {
+	r, err := New(opt)
+	if err != nil {
+		return nil, err
+	}
+	defer r.closeEngines()
+	return r.ensureLakeTables(ctx)
+}
