@@ -2,9 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/labgen/labgen/runtime/flinkapi"
@@ -29,6 +33,7 @@ if [ "` + mode + `" = noengine ]; then
   exit 1
 fi
 case " $* " in
+*" config --services "*) printf 'mysql\nkafka-init\njob-submitter\nbatch-loop\n' ;;
 *" ps "*) echo '{"Service":"mysql","State":"running","Health":"healthy"}'; echo '{"Service":"kafka-init","State":"exited","ExitCode":0}' ;;
 *" down "*) echo " Network lab_default  Removed" ;;
 esac
@@ -206,5 +211,66 @@ func TestRunProgressOnTerminal(t *testing.T) {
 	out := stderr.String()
 	if !strings.Contains(out, "pause: waiting 400ms") || !strings.Contains(out, "left") || !strings.Contains(out, "\r\033[K   ok        pause") {
 		t.Fatalf("progress:\n%q", out)
+	}
+}
+
+// On the compose face run starts every service but those that submit jobs
+// (job-submitter, batch-loop), lets the engines check, and only then starts
+// the rest: the stand-in gateway's first request comes between the two
+// `up`s in the log both write to.
+func TestRunChecksBeforeTheSubmittersStart(t *testing.T) {
+	log := dockerStandIn(t, "")
+	var mu sync.Mutex
+	appendLog := func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer f.Close()
+		fmt.Fprintln(f, line)
+	}
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		appendLog("gateway " + r.Method + " " + r.URL.Path)
+		http.Error(w, `{"errors":["a stand-in gateway"]}`, http.StatusInternalServerError)
+	}))
+	defer gw.Close()
+	dir := seedLab(t, "MYSQL_READER_USER=r\nMYSQL_READER_PASSWORD=p\n", func(l *schemas.Lab) {
+		// What runs after the check is not this test's: one note.
+		e := *l.Experiments[0]
+		e.Steps = []*schemas.Step{{Name: "hello", Kind: schemas.StepNote, Note: "Hello."}}
+		l.Experiments = []*schemas.Experiment{&e}
+	})
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("services: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	closed := closedPort(t)
+	_, _, stderr := run(t, dir, nil, "run", dir, "--gateway", gw.URL, "--flink", "http://"+closed,
+		"--mysql", closed, "--clickhouse", closed, "--kafka", closed)
+	if !strings.Contains(stderr, "Asking the engines to check") {
+		t.Fatalf("no engine check:\n%s", stderr)
+	}
+	b, _ := os.ReadFile(log)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	index := func(pred func(string) bool) int {
+		for i, l := range lines {
+			if pred(l) {
+				return i
+			}
+		}
+		return -1
+	}
+	partial := index(func(l string) bool {
+		return strings.Contains(l, " up --detach ") && !strings.HasSuffix(l, " up --detach")
+	})
+	check := index(func(l string) bool { return strings.HasPrefix(l, "gateway ") })
+	full := index(func(l string) bool { return strings.HasSuffix(l, " up --detach") })
+	if partial < 0 || check < 0 || full < 0 || !(partial < check && check < full) {
+		t.Fatalf("want the partial up, then the check, then the full up (%d, %d, %d):\n%s", partial, check, full, b)
+	}
+	if up := lines[partial]; strings.Contains(up, "job-submitter") || strings.Contains(up, "batch-loop") || !strings.Contains(up, " mysql") {
+		t.Errorf("the first up starts a submitter or misses a service: %s", up)
 	}
 }
