@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/schemas"
 )
 
 type headRow struct{ Key, Value string }
@@ -284,7 +285,7 @@ func experimentCharts(e *record.Experiment) ([]chart, *recovery, error) {
 	}
 	var markers []marker
 	for _, s := range e.Steps {
-		if s.Kind == "compose" && s.Ran != nil && s.Status != record.StatusSkipped {
+		if s.Kind == schemas.StepCompose && s.Ran != nil && s.Status != record.StatusSkipped {
 			markers = append(markers, marker{X: s.Started.Sub(t0).Seconds(), Label: strings.TrimPrefix(s.Ran.Command, "docker compose ")})
 		}
 	}
@@ -376,7 +377,7 @@ func stateLevels(texts []string) []string {
 func measureRecovery(e *record.Experiment) *recovery {
 	var rec *recovery
 	for i, s := range e.Steps {
-		if s.Kind != "compose" || s.Ran == nil || s.Status != record.StatusOK {
+		if s.Kind != schemas.StepCompose || s.Ran == nil || s.Status != record.StatusOK {
 			continue
 		}
 		f := strings.Fields(s.Ran.Command)
@@ -390,7 +391,7 @@ func measureRecovery(e *record.Experiment) *recovery {
 		case action == "start" && rec != nil && svc == rec.Service && !rec.HasStart:
 			rec.Started, rec.HasStart = s.Started, true
 			for _, w := range e.Steps[i+1:] {
-				if w.Kind == "wait" && len(w.Samples) > 0 && w.Status == record.StatusOK && strings.Contains(w.Ran.Detail, "until") {
+				if w.Kind == schemas.StepWait && len(w.Samples) > 0 && w.Status == record.StatusOK && strings.Contains(w.Ran.Detail, "until") {
 					last := w.Samples[len(w.Samples)-1]
 					rec.Running, rec.Recovers, rec.Held = last.At, true, w.Name
 					break

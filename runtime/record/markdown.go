@@ -12,6 +12,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/labgen/labgen/schemas"
 )
 
 // DefaultMaxCell bounds a table cell in record.md when Limits.MaxCell is 0.
@@ -165,7 +167,7 @@ func writeStep(w io.Writer, n int, s *Step, lim Limits) {
 		title = s.Name
 	}
 	fmt.Fprintf(w, "\n### %d. %s\n\n", n, title)
-	if s.Kind == "note" {
+	if s.Kind == schemas.StepNote {
 		fmt.Fprintf(w, "%s\n", s.Note)
 		return
 	}
