@@ -78,6 +78,8 @@ func Markdown(r *Record) []byte {
 		switch r.Stack.Face {
 		case "native":
 			head = append(head, []string{"Stack", "native: every service a local process, no Docker (labgen up --native)"})
+		case "kubernetes":
+			head = append(head, []string{"Stack", "kubernetes: the lab's kustomize base, Kafka through Strimzi, Flink through its operator (labgen up --kubernetes)"})
 		default:
 			head = append(head, []string{"Stack", r.Stack.Face})
 		}

@@ -81,7 +81,8 @@ type Record struct {
 
 // Stack is the face of the lab that ran.
 type Stack struct {
-	// Face is "compose" (Docker) or "native" (local processes).
+	// Face is "compose" (Docker), "native" (local processes) or
+	// "kubernetes" (the lab's kustomize base on a cluster).
 	Face string `json:"face"`
 	// StandIns name each service that was not the engine the compose file
 	// runs, and what it was instead.
