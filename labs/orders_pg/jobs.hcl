@@ -8,3 +8,21 @@ job "order_wide" {
   writes      = table.dwd_order_wide
   query       = file("jobs/order_wide.sql")
 }
+
+# A bounded job: PostgreSQL read through JDBC, a snapshot of the table
+# when the job runs, not the replication slot.
+job "category_summary" {
+  mode        = "batch"
+  description = "Per category, over the orders in PostgreSQL when the job runs: how many, their amount and the newest order's time."
+  reads       = [table.orders]
+  writes      = table.category_summary
+  query       = <<-SQL
+    SELECT
+      category,
+      COUNT(*) AS orders,
+      CAST(SUM(order_amount) AS DECIMAL(14, 2)) AS amount,
+      MAX(created_at) AS last_created_at
+    FROM orders
+    GROUP BY category
+  SQL
+}

@@ -12,9 +12,11 @@ lab "orders_pg" {
     A shop writes orders into PostgreSQL and, some time later, their
     payments. Flink reads both tables' changes from PostgreSQL's
     write-ahead log through a replication slot and joins them into one wide
-    row per order, written to Kafka and served by ClickHouse. The
-    experiment checks the source tables and follows one order from
-    PostgreSQL to ClickHouse.
+    row per order, written to Kafka and served by ClickHouse. A batch job
+    reads a snapshot of the orders through JDBC into a per-category
+    summary. The experiments check the source tables, follow one order
+    from PostgreSQL to ClickHouse and compare the summary with the live
+    table.
   EOT
   seed        = 20261201
 }

@@ -54,3 +54,23 @@ table "dwd_order_wide" {
     version = "updated_at"
   }
 }
+
+table "category_summary" {
+  description = "Per category, over every order PostgreSQL held when the batch job ran: how many, their amount, and the newest order it saw."
+  key         = ["category"]
+
+  column "category" { type = "string(32)" }
+  column "orders" { type = "bigint" }
+  column "amount" { type = "decimal(14,2)" }
+  column "last_created_at" { type = "timestamp(3)" }
+
+  # Each run of the batch job writes one new row per category: a message is
+  # never an update of an earlier one, and ClickHouse keeps the newest run.
+  store "kafka" {
+    topic       = "category-summary"
+    append_only = true
+  }
+  store "clickhouse" {
+    version = "last_created_at"
+  }
+}
