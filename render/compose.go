@@ -372,7 +372,7 @@ func kafkaService(l *schemas.Lab) types.ServiceConfig {
 // kafkaTopics lists the lab's topics with their partitions, in table order.
 func kafkaTopics(l *schemas.Lab) [][2]string {
 	var out [][2]string
-	for _, t := range KafkaTopics(l) {
+	for _, t := range l.KafkaTopics() {
 		out = append(out, [2]string{t.Name, strconv.Itoa(t.Partitions)})
 	}
 	return out

@@ -12,23 +12,6 @@ func TaskSlots(l *schemas.Lab) int { return l.TaskSlots() }
 // TaskManager in MiB.
 func FlinkProcessMB(l *schemas.Lab) (jm, tm int) { return l.Stack.FlinkMemory() }
 
-// KafkaTopic is a topic of the lab and its partition count.
-type KafkaTopic struct {
-	Name       string
-	Partitions int
-}
-
-// KafkaTopics lists the lab's topics in table order.
-func KafkaTopics(l *schemas.Lab) []KafkaTopic {
-	var out []KafkaTopic
-	for _, t := range l.Tables {
-		if k := t.Store(schemas.StoreKafka); k != nil {
-			out = append(out, KafkaTopic{Name: k.Name, Partitions: max(1, k.Partitions)})
-		}
-	}
-	return out
-}
-
 // TieringJar is the path of the Fluss tiering job's jar in the lab's
 // Flink image ("" when the stack has no Fluss).
 func TieringJar(l *schemas.Lab) (string, error) {

@@ -248,3 +248,22 @@ func (x *Dist) String() string {
 	}
 	return s
 }
+
+// KafkaTopic is one topic of the lab and its partition count.
+type KafkaTopic struct {
+	Name       string
+	Partitions int
+}
+
+// KafkaTopics are the topics of the tables' kafka stores in table order,
+// at least one partition each: what compose's kafka-init, the native
+// broker and Strimzi's KafkaTopics create.
+func (l *Lab) KafkaTopics() []KafkaTopic {
+	var out []KafkaTopic
+	for _, t := range l.Tables {
+		if k := t.Store(StoreKafka); k != nil {
+			out = append(out, KafkaTopic{Name: k.Name, Partitions: max(1, k.Partitions)})
+		}
+	}
+	return out
+}

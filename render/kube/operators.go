@@ -65,7 +65,7 @@ func (r *renderer) kafka() error {
 		},
 	}
 	objs := []M{kafka, pool}
-	for _, t := range render.KafkaTopics(r.l) {
+	for _, t := range r.l.KafkaTopics() {
 		objs = append(objs, M{
 			"apiVersion": "kafka.strimzi.io/v1", "kind": "KafkaTopic",
 			"metadata": meta(k8sName(t.Name), merge(r.labels("kafka"), clusterLabel)),

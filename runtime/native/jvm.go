@@ -107,28 +107,6 @@ func KafkaClusterID(l *schemas.Lab) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
 
-// KafkaTopic is one topic of the lab.
-type KafkaTopic struct {
-	Name       string
-	Partitions int32
-}
-
-// KafkaTopics are the topics of the lab's tables' kafka stores, as
-// compose's kafka-init creates them.
-func KafkaTopics(l *schemas.Lab) []KafkaTopic {
-	var out []KafkaTopic
-	for _, t := range l.Tables {
-		if k := t.Store(schemas.StoreKafka); k != nil {
-			p := int32(k.Partitions)
-			if p < 1 {
-				p = 1
-			}
-			out = append(out, KafkaTopic{Name: k.Name, Partitions: p})
-		}
-	}
-	return out
-}
-
 // KafkaService is a single KRaft node (broker and controller), its topics
 // created once it answers.
 func KafkaService(lay Layout, cp *Classpaths, p Ports, lab *schemas.Lab) Service {
@@ -155,7 +133,7 @@ share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 `, p.Kafka, p.KafkaController, filepath.Join(lay.Data("kafka"), "logs"))
 	jvm := append(smallJVM(kafkaHeap), "-Dlog4j2.configurationFile="+cp.Log4j, "-cp", classpathArg(cp.Kafka))
-	topics := KafkaTopics(lab)
+	topics := lab.KafkaTopics()
 	clusterID := KafkaClusterID(lab)
 	return Service{
 		Name:  "kafka",
@@ -203,7 +181,7 @@ func kafkaBrokers(ctx context.Context, addr string) error {
 
 // CreateKafkaTopics creates the topics that do not exist yet, replication
 // factor 1 (kafka-topics.sh --create --if-not-exists).
-func CreateKafkaTopics(ctx context.Context, addr string, topics []KafkaTopic) error {
+func CreateKafkaTopics(ctx context.Context, addr string, topics []schemas.KafkaTopic) error {
 	if len(topics) == 0 {
 		return nil
 	}
@@ -214,7 +192,7 @@ func CreateKafkaTopics(ctx context.Context, addr string, topics []KafkaTopic) er
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
 	for _, t := range topics {
-		res, err := adm.CreateTopic(ctx, t.Partitions, 1, nil, t.Name)
+		res, err := adm.CreateTopic(ctx, int32(t.Partitions), 1, nil, t.Name)
 		if err == nil {
 			err = res.Err
 		}
