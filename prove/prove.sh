@@ -132,13 +132,15 @@ lock_check() {
 		if [ -f "$extra" ]; then printf ':'; tr '\n' ':' <"$extra"; fi
 	} >"$cp"
 	flinkv=$(awk '$1 == "flink-base" { split($2, a, ":"); split(a[2], b, "-"); print b[1] }' "$dir/labgen.lock")
-	if ! tr ':' '\n' <"$cp" | grep -q "/flink-table-planner_2.12/$flinkv/"; then
+	# grep without -q reads to the end: with -q it stops at the first match,
+	# tr dies of SIGPIPE on a long classpath and pipefail reports a failure.
+	if ! tr ':' '\n' <"$cp" | grep -F "/flink-table-planner_2.12/$flinkv/" >/dev/null; then
 		fail flink "$v: the prover's Flink is not the image's ($flinkv)"
 		bad=1
 	fi
 	while read -r path coord sum _; do
 		IFS=: read -r g a ver <<<"$coord"
-		jar=$(tr ':' '\n' <"$cp" | grep -F "/${g//.//}/$a/$ver/$a-$ver.jar" | head -n1)
+		jar=$(tr ':' '\n' <"$cp" | grep -F -m1 "/${g//.//}/$a/$ver/$a-$ver.jar")
 		if [ -z "$jar" ]; then
 			fail flink "$v: $coord ($path in the lock) is not on the prover's classpath"
 			bad=1
