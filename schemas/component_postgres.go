@@ -51,7 +51,8 @@ var postgresComponent = &ComponentDesc{
 	Images: func(l *Lab) []Image { return images("postgres", l.Stack.Postgres.Image) },
 	Ports:  func(s *Stack) map[string]int { return map[string]int{"postgres": s.Postgres.Port} },
 	schema: componentSchema("version", "image", "database", "port"),
-	decode: func(d *decoder, st *Stack, b *hcl.Block, at hcl.Attributes) {
+	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
+		at := c.Attributes
 		v := orDefault(d.str(at["version"]), DefaultPostgresVersion)
 		st.Postgres = &Postgres{
 			Version:   v,

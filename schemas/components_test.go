@@ -1,8 +1,14 @@
 package schemas
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // The registry answers what schemas, render and the runtime used to list
@@ -64,5 +70,34 @@ func TestServiceDescriptions(t *testing.T) {
 	}
 	if HealthPath("jobmanager") != "/overview" || HealthPath("tiering") != "" || HealthPath("nope") != "" {
 		t.Error("HealthPath")
+	}
+}
+
+// Every stack block is decoded by its own registry entry: a block with
+// no attributes turns its component on, with enabled = false off.
+func TestEveryComponentDecodes(t *testing.T) {
+	for _, name := range Components {
+		for _, enabled := range []bool{true, false} {
+			src := fmt.Sprintf("stack {\n  %s {\n    enabled = %t\n  }\n}\n", name, enabled)
+			if name == "kafka_ui" { // it shows Kafka, and runs with it only
+				src = strings.Replace(src, "stack {\n", "stack {\n  kafka {}\n", 1)
+			}
+			f, diags := hclsyntax.ParseConfig([]byte(src), "lab.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			blocks := f.Body.(*hclsyntax.Body).Blocks
+			d := &decoder{ctx: &hcl.EvalContext{}}
+			st := d.decodeStack(blocks[0].AsHCLBlock())
+			if d.diags.HasErrors() {
+				t.Fatalf("%s: %v", name, d.diags)
+			}
+			if got := st.Has(name); got != enabled {
+				t.Errorf("stack { %s { enabled = %t } }: Has(%q) = %t", name, enabled, name, got)
+			}
+			if !enabled && !slices.Contains(st.Disabled, name) {
+				t.Errorf("%s: disabled, yet not in Disabled %v", name, st.Disabled)
+			}
+		}
 	}
 }

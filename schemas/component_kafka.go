@@ -1,0 +1,81 @@
+package schemas
+
+import "github.com/hashicorp/hcl/v2"
+
+// Defaults of the Kafka broker and its UI.
+const (
+	DefaultKafkaVersion = "4.1.0"
+	DefaultKafkaUIImage = "ghcr.io/kafbat/kafka-ui:v1.2.0"
+)
+
+// KafkaInternal is Kafka's listener on the compose network, which the
+// other containers use.
+const KafkaInternal = "kafka:19092"
+
+// The Kafka tool a health check starts inside the broker's container gets
+// a small heap of its own.
+const kafkaProbeHeap = "-Xmx24m"
+
+// Kafka is a single KRaft node.
+type Kafka struct {
+	Version   string    `json:"version"`
+	Image     string    `json:"image"`
+	Port      int       `json:"port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+// KafkaUI is a web UI for the Kafka topics.
+type KafkaUI struct {
+	Image     string    `json:"image"`
+	Port      int       `json:"port"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+var kafkaComponent = &ComponentDesc{
+	Name: "kafka", Title: "Kafka",
+	Present: func(s *Stack) bool { return s.Kafka != nil },
+	Services: []ServiceDesc{
+		{Name: "kafka", Step: true,
+			Memory: fixed(Memory{MB: 416, Heap: "-Xmx160m -Xms160m",
+				Why: "one KRaft broker, heap -Xmx160m -Xms160m; the health check's JVM (" + kafkaProbeHeap + ") runs inside it every 30 s"}),
+			// The probe is a JVM of its own, inside the broker's memory
+			// limit: a small heap, and at most one every 30 s.
+			Health: &Health{Test: test("KAFKA_HEAP_OPTS='" + kafkaProbeHeap + "' /opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server " + KafkaInternal + " >/dev/null 2>&1"),
+				Interval: sec(30), StartPeriod: sec(20), Retries: 10}},
+		{Name: "kafka-init",
+			Memory: fixed(Memory{MB: 128, Heap: "-Xmx48m", Why: "kafka-topics.sh, heap -Xmx48m"})},
+	},
+	Images: func(l *Lab) []Image { return images("kafka", l.Stack.Kafka.Image) },
+	Ports:  func(s *Stack) map[string]int { return map[string]int{"kafka": s.Kafka.Port} },
+	schema: componentSchema("version", "image", "port"),
+	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
+		at := c.Attributes
+		v := orDefault(d.str(at["version"]), DefaultKafkaVersion)
+		st.Kafka = &Kafka{
+			Version:   v,
+			Image:     orDefault(d.str(at["image"]), "apache/kafka:"+v),
+			Port:      port(d, at["port"], 9092),
+			DeclRange: b.DefRange,
+		}
+	},
+}
+
+var kafkaUIComponent = &ComponentDesc{
+	Name: "kafka_ui", Title: "Kafka UI",
+	// Kafka UI shows Kafka: without it, it does not run.
+	Present: func(s *Stack) bool { return s.KafkaUI != nil && s.Kafka != nil },
+	Services: []ServiceDesc{{Name: "kafka-ui", Step: true,
+		Memory: fixed(Memory{MB: 256, Heap: "-Xmx128m", Why: "Kafka UI (Spring Boot), heap -Xmx128m"}),
+		Health: httpHealth(wgetGet, 8080, "/actuator/health", Health{Interval: sec(10), StartPeriod: sec(30), Retries: 18})}},
+	Images: func(l *Lab) []Image { return images("kafka-ui", l.Stack.KafkaUI.Image) },
+	Ports:  func(s *Stack) map[string]int { return map[string]int{"ui": s.KafkaUI.Port} },
+	schema: componentSchema("image", "port"),
+	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
+		at := c.Attributes
+		st.KafkaUI = &KafkaUI{
+			Image:     orDefault(d.str(at["image"]), DefaultKafkaUIImage),
+			Port:      port(d, at["port"], 8080),
+			DeclRange: b.DefRange,
+		}
+	},
+}
