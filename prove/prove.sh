@@ -73,6 +73,7 @@ declare -A vargs=(
 )
 echo "== render $lab"
 dirs=()
+rendered=()
 for v in "${variants[@]}"; do
 	# A variant sets the seed lab's variables; another lab gets only those
 	# of its variants whose variables it declares.
@@ -93,6 +94,7 @@ for v in "${variants[@]}"; do
 	fi
 	echo "   $v: labgen render $lab ${vargs[$v]:-(defaults)} -> $tmp/$v"
 	dirs+=("$tmp/$v")
+	rendered+=("$v")
 done
 
 # flink_files DIR: the variant's sql/flink files: lake_tables.sql first (the
@@ -237,7 +239,7 @@ if wants kafka; then
 fi
 
 echo
-echo "== prove summary ($lab: ${variants[*]})"
+echo "== prove summary ($lab: ${rendered[*]})"
 printf '%s\n' "${summary[@]}"
 if [ "$failed" -ne 0 ]; then
 	echo "prove: FAIL"
