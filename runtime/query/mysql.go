@@ -158,40 +158,7 @@ func (e *mysqlEngine) Query(ctx context.Context, query string, lim Limits) (res 
 	}
 	defer tx.Rollback()
 
-	start := time.Now()
-	// A child context: cancelling it stops a truncated query instead of
-	// reading the rest of its rows.
-	qctx, stop := context.WithCancel(ctx)
-	defer stop()
-	rows, err := tx.QueryContext(qctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, err
-	}
-	res = &Result{Columns: make([]Column, len(cts)), Rows: [][]any{}}
-	for i, ct := range cts {
-		res.Columns[i] = Column{Name: ct.Name(), Type: mysqlTypeName(ct)}
-	}
-	newDest := func() []any {
-		d := make([]any, len(cts))
-		for i := range d {
-			d[i] = new(any)
-		}
-		return d
-	}
-	convert := func(i int, d any) any { return mysqlValue(cts[i].DatabaseTypeName(), *(d.(*any))) }
-	if err := collect(res, rows, lim, newDest, convert); err != nil {
-		return nil, err
-	}
-	res.Elapsed = time.Since(start)
-	if res.Truncated {
-		stop()
-	}
-	return res, nil
+	return queryRows(ctx, tx, query, lim, mysqlTypeName, mysqlValue)
 }
 
 func isMySQLTimeout(ctx context.Context, err error) bool {

@@ -96,38 +96,7 @@ func (e *postgresEngine) Query(ctx context.Context, query string, lim Limits) (r
 	if _, err := tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+strconv.FormatInt(lim.Timeout.Milliseconds(), 10)); err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	qctx, stop := context.WithCancel(ctx)
-	defer stop()
-	rows, err := tx.QueryContext(qctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, err
-	}
-	res = &Result{Columns: make([]Column, len(cts)), Rows: [][]any{}}
-	for i, ct := range cts {
-		res.Columns[i] = Column{Name: ct.Name(), Type: postgresTypeName(ct)}
-	}
-	newDest := func() []any {
-		d := make([]any, len(cts))
-		for i := range d {
-			d[i] = new(any)
-		}
-		return d
-	}
-	convert := func(i int, d any) any { return postgresValue(cts[i].DatabaseTypeName(), *(d.(*any))) }
-	if err := collect(res, rows, lim, newDest, convert); err != nil {
-		return nil, err
-	}
-	res.Elapsed = time.Since(start)
-	if res.Truncated {
-		stop()
-	}
-	return res, nil
+	return queryRows(ctx, tx, query, lim, postgresTypeName, postgresValue)
 }
 
 func postgresTypeName(ct *sql.ColumnType) string {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -140,6 +141,52 @@ func collect(res *Result, rows rowSource, lim Limits, newDest func() []any, conv
 		res.Rows = append(res.Rows, row)
 	}
 	return rows.Err()
+}
+
+// sqlTx is a database/sql transaction's query method.
+type sqlTx interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryRows runs query in a read-only database/sql transaction and reads
+// its rows within the limits: the MySQL and PostgreSQL engines differ only
+// in how they name a column's type and convert its values.
+func queryRows(ctx context.Context, tx sqlTx, query string, lim Limits,
+	typeName func(*sql.ColumnType) string, value func(dbType string, v any) any) (*Result, error) {
+	start := time.Now()
+	// A child context: cancelling it stops a truncated query instead of
+	// reading the rest of its rows.
+	qctx, stop := context.WithCancel(ctx)
+	defer stop()
+	rows, err := tx.QueryContext(qctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Columns: make([]Column, len(cts)), Rows: [][]any{}}
+	for i, ct := range cts {
+		res.Columns[i] = Column{Name: ct.Name(), Type: typeName(ct)}
+	}
+	newDest := func() []any {
+		d := make([]any, len(cts))
+		for i := range d {
+			d[i] = new(any)
+		}
+		return d
+	}
+	convert := func(i int, d any) any { return value(cts[i].DatabaseTypeName(), *(d.(*any))) }
+	if err := collect(res, rows, lim, newDest, convert); err != nil {
+		return nil, err
+	}
+	res.Elapsed = time.Since(start)
+	if res.Truncated {
+		stop()
+	}
+	return res, nil
 }
 
 // Conversions shared by both engines.
