@@ -180,43 +180,7 @@ func sampleTable(s *record.Step) ([]string, [][]string) {
 	if len(s.Samples) == 0 {
 		return nil, nil
 	}
-	series := s.Series()
-	cols := []string{"at", "s"}
-	for _, x := range series {
-		cols = append(cols, x.Name)
-	}
-	errs := false
-	for _, sm := range s.Samples {
-		errs = errs || sm.Error != ""
-	}
-	if errs {
-		cols = append(cols, "error")
-	}
-	idx := map[int]map[string]string{}
-	for _, x := range series {
-		for _, p := range x.Points {
-			if idx[p.Sample] == nil {
-				idx[p.Sample] = map[string]string{}
-			}
-			idx[p.Sample][x.Name] = p.ValueText()
-		}
-	}
-	var rows [][]string
-	for i, sm := range s.Samples {
-		row := []string{sm.At.UTC().Format("15:04:05.000"), fmt.Sprintf("%.1f", float64(sm.MS)/1000)}
-		for _, x := range series {
-			val, ok := idx[i][x.Name]
-			if !ok {
-				val = "-"
-			}
-			row = append(row, val)
-		}
-		if errs {
-			row = append(row, sm.Error)
-		}
-		rows = append(rows, row)
-	}
-	return cols, rows
+	return s.SampleTable()
 }
 
 // expSeries is a series of an experiment: points from every step that

@@ -383,41 +383,10 @@ func writeSamples(w io.Writer, s *Step, maxCell int) {
 		fmt.Fprintf(w, " over %s", Duration(s.Samples[n-1].MS-s.Samples[0].MS))
 	}
 	fmt.Fprintln(w, ".")
-	if len(series) == 0 && !hasSampleErrors(s) {
+	if len(series) == 0 && !s.hasSampleErrors() {
 		return
 	}
-	cols := []string{"at", "s"}
-	for _, x := range series {
-		cols = append(cols, x.Name)
-	}
-	cols = append(cols, "error")
-	idx := map[int]map[string]string{}
-	for _, x := range series {
-		for _, p := range x.Points {
-			if idx[p.Sample] == nil {
-				idx[p.Sample] = map[string]string{}
-			}
-			idx[p.Sample][x.Name] = p.ValueText()
-		}
-	}
-	var rows [][]string
-	for i, sm := range s.Samples {
-		row := []string{sm.At.UTC().Format("15:04:05.000"), fmt.Sprintf("%.1f", float64(sm.MS)/1000)}
-		for _, x := range series {
-			v, ok := idx[i][x.Name]
-			if !ok {
-				v = "-"
-			}
-			row = append(row, v)
-		}
-		rows = append(rows, append(row, sm.Error))
-	}
-	if !hasSampleErrors(s) {
-		cols = cols[:len(cols)-1]
-		for i := range rows {
-			rows[i] = rows[i][:len(rows[i])-1]
-		}
-	}
+	cols, rows := s.SampleTable()
 	left := 0
 	if len(rows) > maxSampleRows {
 		left = len(rows) - maxSampleRows
@@ -428,13 +397,4 @@ func writeSamples(w io.Writer, s *Step, maxCell int) {
 	if left > 0 {
 		fmt.Fprintf(w, "\n*%d samples in the middle are left out here; record.json keeps every one.*\n", left)
 	}
-}
-
-func hasSampleErrors(s *Step) bool {
-	for _, sm := range s.Samples {
-		if sm.Error != "" {
-			return true
-		}
-	}
-	return false
 }

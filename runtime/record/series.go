@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"time"
@@ -128,4 +129,52 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// SampleTable is a sampling step's samples as a table, for people: a row
+// per sample (its time, seconds since the first, each series' value or
+// "-"), and an error column only when a sample failed.
+func (s *Step) SampleTable() (cols []string, rows [][]string) {
+	series := s.Series()
+	cols = []string{"at", "s"}
+	for _, x := range series {
+		cols = append(cols, x.Name)
+	}
+	errs := s.hasSampleErrors()
+	if errs {
+		cols = append(cols, "error")
+	}
+	idx := map[int]map[string]string{}
+	for _, x := range series {
+		for _, p := range x.Points {
+			if idx[p.Sample] == nil {
+				idx[p.Sample] = map[string]string{}
+			}
+			idx[p.Sample][x.Name] = p.ValueText()
+		}
+	}
+	for i, sm := range s.Samples {
+		row := []string{sm.At.UTC().Format("15:04:05.000"), fmt.Sprintf("%.1f", float64(sm.MS)/1000)}
+		for _, x := range series {
+			v, ok := idx[i][x.Name]
+			if !ok {
+				v = "-"
+			}
+			row = append(row, v)
+		}
+		if errs {
+			row = append(row, sm.Error)
+		}
+		rows = append(rows, row)
+	}
+	return cols, rows
+}
+
+func (s *Step) hasSampleErrors() bool {
+	for _, sm := range s.Samples {
+		if sm.Error != "" {
+			return true
+		}
+	}
+	return false
 }
