@@ -148,23 +148,28 @@ def unwrap(t, wrapper):
 
 
 def string_choices(lab):
-    """Values the lab's producers choose for string fields, by field name,
-    so that inserted rows look like the lab's data."""
+    """Values the lab's producers write to string fields, by field name,
+    in the order first met, so that inserted rows look like the lab's data:
+    every value of a field (a row's CREATED and its follow-up's PAID and
+    FAILED), so that rows keyed by such a field do not collapse to one."""
     out = {}
+
+    def add(field_name, vals):
+        have = out.setdefault(field_name, [])
+        for v in vals:
+            if isinstance(v, str) and v not in have:
+                have.append(v)
 
     def visit(field_name, dist):
         if not isinstance(dist, dict):
             return
-        if dist.get("kind") == "weighted":
-            vals = [c["value"] for c in dist.get("choices") or []]
-            if vals:
-                out.setdefault(field_name, vals)
-        if dist.get("kind") == "constant" and isinstance(dist.get("value"), str):
-            out.setdefault(field_name, [dist["value"]])
-        if dist.get("kind") == "outcome_map":
-            vals = [e["value"] for e in dist.get("map") or [] if isinstance(e.get("value"), str)]
-            if vals:
-                out.setdefault(field_name, vals)
+        kind = dist.get("kind")
+        if kind == "weighted":
+            add(field_name, [c["value"] for c in dist.get("choices") or []])
+        if kind == "constant":
+            add(field_name, [dist.get("value")])
+        if kind == "outcome_map":
+            add(field_name, [e.get("value") for e in dist.get("map") or []])
 
     for p in lab.get("producers") or []:
         for f in p.get("fields") or []:
@@ -177,8 +182,8 @@ def string_choices(lab):
                 # The outcome names the status a follow-up writes.
                 for f in (fl.get("fields") or []) + (fl.get("update") or []):
                     if (f.get("value") or {}).get("kind") == "outcome":
-                        out.setdefault(f["name"], [c["value"] for c in oc.get("choices") or []])
-    return out
+                        add(f["name"], [c["value"] for c in oc.get("choices") or []])
+    return {k: v for k, v in out.items() if v}
 
 
 def sql_string(s):
