@@ -61,7 +61,7 @@ producer "shop" {
   on DIR/producer.hcl line 8, in producer "shop":
    8:   table = table.order
 
-No table named "order" is declared in this lab.
+No table named "order" is declared in this lab. Did you mean orders?
 
 labgen validate: the lab has 1 error
 `,
@@ -88,13 +88,13 @@ experiment "one" {
   }
 }
 `},
-			want: `DIR/lab.hcl:15:44: Error: Reference to unknown step
+			want: `DIR/lab.hcl:15:44: Error: Reference to a later step
 
   on DIR/lab.hcl line 15, in experiment "one":
   15:     sql    = "SELECT * FROM t WHERE id = ${step.pick.id}"
 
-pick is not an earlier step of experiment one; a step can use only what steps
-before it captured.
+Step pick of experiment one runs after this one: steps run in order, and a
+step can use only what steps before it captured.
 
 labgen validate: the lab has 1 error
 `,

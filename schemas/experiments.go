@@ -58,7 +58,7 @@ func (d *decoder) decodeExperiment(b *hcl.Block) *Experiment {
 	e.Needs, needRanges = d.refList(at["needs"], "job")
 	for i, n := range e.Needs {
 		if d.lab.Job(n) == nil {
-			d.errorf(needRanges[i], "Reference to undeclared job", "No job named %q is declared in this lab.", n)
+			d.errorf(needRanges[i], "Reference to undeclared job", "No job named %q is declared in this lab.%s", n, d.jobHint(n))
 		}
 	}
 	seen := map[string]hcl.Range{}
@@ -429,7 +429,7 @@ func (d *decoder) decodeFlinkStep(a *hcl.Attribute) *FlinkStep {
 	if ja := at["job"]; ja != nil {
 		if name, ok := d.ref(ja.Expr, "job"); ok {
 			if d.lab.Job(name) == nil {
-				d.errorf(ja.Expr.Range(), "Reference to undeclared job", "No job named %q is declared in this lab.", name)
+				d.errorf(ja.Expr.Range(), "Reference to undeclared job", "No job named %q is declared in this lab.%s", name, d.jobHint(name))
 			}
 			f.Job = name
 		}
@@ -488,7 +488,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 			target := e.Step(name)
 			switch {
 			case target == nil:
-				d.errorf(ra.Expr.Range(), "Reference to unknown step", "rerun names step %q, which is not an earlier step of experiment %s.", name, e.Name)
+				d.errorf(ra.Expr.Range(), "Reference to unknown step", "rerun names step %q, which is not an earlier step of experiment %s.%s", name, e.Name, didYouMean(name, stepNames(e.Steps)))
 			case KindOf(target.Kind) == nil || !KindOf(target.Kind).Rerun:
 				d.errorf(ra.Expr.Range(), "Step cannot be re-run", "Step %q is a %s step; a wait re-runs a step with a result (%s).", name, target.Kind, strings.Join(rerunKinds(), ", "))
 			}
@@ -567,7 +567,7 @@ func (d *decoder) decodeCompare(a *hcl.Attribute) *CompareStep {
 		}
 	}
 	if p == nil {
-		d.errorf(x.Range(), "Reference to undeclared producer", "No producer named %q is declared in this lab.", names[0])
+		d.errorf(x.Range(), "Reference to undeclared producer", "No producer named %q is declared in this lab.%s", names[0], didYouMean(names[0], namesOf(d.lab.Producers, func(p *Producer) string { return p.Name })))
 		return nil
 	}
 	field := func(fields []*Field, name, where string) *Dist {
@@ -576,7 +576,7 @@ func (d *decoder) decodeCompare(a *hcl.Attribute) *CompareStep {
 				return f.Dist
 			}
 		}
-		d.errorf(x.Range(), "Reference to undeclared field", "%s has no field %q.", where, name)
+		d.errorf(x.Range(), "Reference to undeclared field", "%s has no field %q.%s", where, name, didYouMean(name, namesOf(fields, func(f *Field) string { return f.Name })))
 		return nil
 	}
 	switch {
@@ -590,7 +590,7 @@ func (d *decoder) decodeCompare(a *hcl.Attribute) *CompareStep {
 			}
 		}
 		if f == nil {
-			d.errorf(x.Range(), "Reference to undeclared follow-up", "Producer %s has no follow %q.", p.Name, names[2])
+			d.errorf(x.Range(), "Reference to undeclared follow-up", "Producer %s has no follow %q.%s", p.Name, names[2], didYouMean(names[2], namesOf(p.Follows, func(f *Follow) string { return f.Name })))
 			return nil
 		}
 		if names[3] == "delay" {

@@ -333,13 +333,29 @@ func TestPinnedRanges(t *testing.T) {
 		want    []string
 	}{
 		{"invalid/unknown_references", []string{
-			`lab.hcl:25,11-22: Reference to undeclared table; No table named "order" is declared in this lab.`,
+			`lab.hcl:25,11-22: Reference to undeclared table; No table named "order" is declared in this lab. Did you mean orders?`,
 			`lab.hcl:38,15-29: Reference to undeclared table; No table named "payments" is declared in this lab.`,
 			`lab.hcl:46,27-42: Reference to undeclared table; No table named "customers" is declared in this lab.`,
 			`lab.hcl:47,12-25: Reference to undeclared table; No table named "nowhere" is declared in this lab.`,
-			`lab.hcl:54,23-31: Reference to undeclared job; No job named "kopy" is declared in this lab.`,
+			`lab.hcl:54,23-31: Reference to undeclared job; No job named "kopy" is declared in this lab. Did you mean copy?`,
 			`lab.hcl:57,13-26: Reference to undeclared preset; No preset named "latest" is declared in this lab.`,
 			`lab.hcl:61,21-30: Reference to undeclared job; No job named "other" is declared in this lab.`,
+		}},
+		// A step's reference to a later step, to itself, or to a misspelt
+		// one each says so.
+		{"invalid/run_time_references", []string{
+			"lab.hcl:21,24-42: Reference to a later step; Step pick of experiment first runs after this one: steps run in order, and a step can use only what steps before it captured.",
+			"lab.hcl:37,28-49: Reference to the step itself; Step selfish cannot read its own captures through step.selfish: in its capture, expect and until, use result.",
+			"lab.hcl:42,24-45: Value not captured; Step pick of experiment first captures order_id, not \"customer_id\".",
+			"lab.hcl:47,24-43: Value not captured; Step plain of experiment first captures nothing, so step.plain.order_id has no value; add capture = { order_id = ... } to that step.",
+			"lab.hcl:52,24-41: Reference to unknown step; pik is not an earlier step of experiment first; a step can use only what steps before it captured. Did you mean pick?",
+			"lab.hcl:57,24-33: Incomplete reference; Name the captured value: step.pick.<capture>.",
+			"lab.hcl:62,24-55: Reference to a later experiment; Experiment second (number 2) runs after first (number 1), so its captures are not known yet.",
+			"lab.hcl:67,24-55: Reference to unknown experiment; No experiment named \"zeroth\" is declared in this lab.",
+			"lab.hcl:72,48-58: Reference to undeclared variable; No variable named \"offset\" is declared in this lab.",
+			"lab.hcl:77,48-60: Unknown name in a run-time expression; \"local\" is not known here; a step can use var.NAME, step.STEP.CAPTURE, experiment.EXPERIMENT.STEP.CAPTURE and, in capture, expect and until, result.",
+			"lab.hcl:97,24-50: Value not captured; Step pick of experiment first captures order_id, not \"nope\".",
+			"lab.hcl:102,24-54: Reference to unknown step; pock is not an earlier step of experiment first; a step can use only what steps before it captured. Did you mean pick?",
 		}},
 		{"invalid/duplicate_variable", []string{
 			`lab.hcl:9,10-16: Duplicate variable; A variable named "rate" was already declared at testdata/invalid/duplicate_variable/lab.hcl:5,1-16.`,

@@ -250,7 +250,7 @@ func (d *decoder) decodePreset(b *hcl.Block) *Preset {
 	p.Needs, needRanges = d.refList(at["needs"], "job")
 	for i, n := range p.Needs {
 		if d.lab.Job(n) == nil {
-			d.errorf(needRanges[i], "Reference to undeclared job", "No job named %q is declared in this lab.", n)
+			d.errorf(needRanges[i], "Reference to undeclared job", "No job named %q is declared in this lab.%s", n, d.jobHint(n))
 		}
 	}
 	return p

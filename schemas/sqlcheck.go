@@ -168,7 +168,7 @@ func (d *decoder) checkJobQuery(j *Job, src *sqlSource, out *Table) {
 			if d.lab.Table(name) != nil {
 				d.errorf(rng, "Query reads an undeclared table", "The query of job %s names %s, which is not in its reads; add table.%s to reads so its definition is rendered.", j.Name, ref.Name(), name)
 			} else {
-				d.errorf(rng, "Query reads an undeclared table", "The query of job %s names %s, but no table of this lab is called so; declare it and add it to reads.", j.Name, ref.Name())
+				d.errorf(rng, "Query reads an undeclared table", "The query of job %s names %s, but no table of this lab is called so; declare it and add it to reads.%s", j.Name, ref.Name(), d.tableHint(name))
 			}
 		case 3:
 			cat := strings.ToLower(ref.Parts[0])
@@ -252,44 +252,18 @@ func (d *decoder) checkJobOutput(j *Job, src *sqlSource, toks []flinksql.Token, 
 
 // suggestColumn names the closest column of t, if one is close.
 func suggestColumn(t *Table, name string) string {
-	best, dist := "", 3
-	for _, c := range t.Columns {
-		if strings.EqualFold(c.Name, name) {
-			return " Flink's names are case-sensitive: did you mean " + c.Name + "?"
-		}
-		if k := editDistance(c.Name, name); k < dist {
-			best, dist = c.Name, k
-		}
-	}
-	if best != "" {
-		return " Did you mean " + best + "?"
-	}
 	cols := make([]string, 0, len(t.Columns))
 	for _, c := range t.Columns {
 		cols = append(cols, c.Name)
 	}
+	switch best := closest(name, cols); {
+	case best != "" && strings.EqualFold(best, name):
+		return " Flink's names are case-sensitive: did you mean " + best + "?"
+	case best != "":
+		return " Did you mean " + best + "?"
+	}
 	sort.Strings(cols)
 	return " Its columns are " + strings.Join(cols, ", ") + "."
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // warnReserved warns about reserved words used as bare names.

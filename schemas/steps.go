@@ -284,7 +284,7 @@ func decodeQueryStep(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) {
 		if ok {
 			p := d.lab.Preset(name)
 			if p == nil {
-				d.errorf(qa.Expr.Range(), "Reference to undeclared preset", "No preset named %q is declared in this lab.", name)
+				d.errorf(qa.Expr.Range(), "Reference to undeclared preset", "No preset named %q is declared in this lab.%s", name, d.presetHint(name))
 			} else {
 				q.Preset, q.Engine, q.SQL = name, p.Engine, Expr{Text: p.SQL}
 			}

@@ -118,7 +118,7 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 			c, ok := cols[k]
 			switch {
 			case !ok:
-				d.errorf(ka.Expr.Range(), "Unknown key column", "Table %s has no column %q to use as its key.", name, k)
+				d.errorf(ka.Expr.Range(), "Unknown key column", "Table %s has no column %q to use as its key.%s", name, k, columnHint(t, k))
 			case c.Nullable:
 				d.errorf(ka.Expr.Range(), "Nullable key column", "Key column %q of table %s is nullable; key columns must not be.", k, name)
 			}
@@ -171,7 +171,7 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 				c, ok := cols[s.Version]
 				switch {
 				case !ok:
-					d.errorf(va.Expr.Range(), "Unknown version column", "Table %s has no column %q to use as the ReplacingMergeTree version.", name, s.Version)
+					d.errorf(va.Expr.Range(), "Unknown version column", "Table %s has no column %q to use as the ReplacingMergeTree version.%s", name, s.Version, columnHint(t, s.Version))
 				case c.Type.Kind != "" && !(c.Type.IsInteger() || c.Type.Kind == TypeTimestamp || c.Type.Kind == TypeDate):
 					d.errorf(va.Expr.Range(), "Invalid version column", "The version column must be an integer, date or timestamp; %q is %s.", s.Version, c.Type)
 				}
@@ -349,7 +349,7 @@ func (d *decoder) tableRef(expr hcl.Expression, name string) *Table {
 	}
 	t := d.lab.Table(name)
 	if t == nil {
-		d.errorf(expr.Range(), "Reference to undeclared table", "No table named %q is declared in this lab.", name)
+		d.errorf(expr.Range(), "Reference to undeclared table", "No table named %q is declared in this lab.%s", name, d.tableHint(name))
 	}
 	return t
 }
@@ -465,7 +465,7 @@ func (d *decoder) decodeUpdate(b *hcl.Block, parent *Table, f *Follow) []*Field 
 		if parent != nil {
 			col := parent.Column(a.Name)
 			if col == nil {
-				d.errorf(a.NameRange, "Unknown column", "Table %s has no column %q to update.", parent.Name, a.Name)
+				d.errorf(a.NameRange, "Unknown column", "Table %s has no column %q to update.%s", parent.Name, a.Name, columnHint(parent, a.Name))
 				continue
 			}
 			if contains(parent.Key, a.Name) {
@@ -504,7 +504,7 @@ func (d *decoder) decodeFields(owner *hcl.Block, blocks []*hcl.Block, table *Tab
 		if table != nil {
 			col := table.Column(name)
 			if col == nil {
-				d.errorf(fb.LabelRanges[0], "Unknown column", "Table %s has no column %q.", table.Name, name)
+				d.errorf(fb.LabelRanges[0], "Unknown column", "Table %s has no column %q.%s", table.Name, name, columnHint(table, name))
 				continue
 			}
 			var parent *Table
@@ -622,7 +622,7 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 			return
 		}
 		if parent != nil && parent.Column(x.Field) == nil {
-			d.errorf(rng, "Unknown parent column", "The parent table %s has no column %q.", parent.Name, x.Field)
+			d.errorf(rng, "Unknown parent column", "The parent table %s has no column %q.%s", parent.Name, x.Field, columnHint(parent, x.Field))
 		}
 	case DistOutcome, DistOutcomeMap:
 		defer d.checkFits(rng, x, col, follow)
@@ -871,7 +871,7 @@ func (d *decoder) decodeTime(t *Table, cols map[string]*Column, blocks []*hcl.Bl
 		col := cols[ta.Event]
 		switch {
 		case col == nil:
-			d.errorf(ca.Expr.Range(), "Unknown event-time column", "Table %s has no column %q.", t.Name, ta.Event)
+			d.errorf(ca.Expr.Range(), "Unknown event-time column", "Table %s has no column %q.%s", t.Name, ta.Event, columnHint(t, ta.Event))
 		case col.Type.Kind != "" && col.Type.Kind != TypeTimestamp:
 			d.errorf(ca.Expr.Range(), "Invalid event-time column", "An event-time column is a timestamp; %q is %s.", ta.Event, col.Type)
 		}

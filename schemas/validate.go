@@ -2,6 +2,8 @@ package schemas
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,8 +86,9 @@ func (d *decoder) checkDeferred(ref deferredRef) {
 				d.errorf(rng, "samples is not available here", "samples are the runs of a sampling step (a wait that re-runs a step, or a step with sample = { … }), seen by its own capture and expect.")
 			}
 		case "var":
-			if _, ok := d.ctx.Variables["var"].Type().AttributeTypes()[name(1)]; !ok {
-				d.errorf(rng, "Reference to undeclared variable", "No variable named %q is declared in this lab.", name(1))
+			vars := d.ctx.Variables["var"].Type().AttributeTypes()
+			if _, ok := vars[name(1)]; !ok {
+				d.errorf(rng, "Reference to undeclared variable", "No variable named %q is declared in this lab.%s", name(1), didYouMean(name(1), slices.Sorted(maps.Keys(vars))))
 			}
 		case "step":
 			d.checkCapture(rng, ref.exp, ref.exp.Steps[:min(ref.step, len(ref.exp.Steps))], name(1), name(2), "step."+name(1))
@@ -93,7 +96,11 @@ func (d *decoder) checkDeferred(ref deferredRef) {
 			src := d.lab.Experiment(name(1))
 			switch {
 			case src == nil:
-				d.errorf(rng, "Reference to unknown experiment", "No experiment named %q is declared in this lab.", name(1))
+				var names []string
+				for _, x := range d.lab.Experiments {
+					names = append(names, x.Name)
+				}
+				d.errorf(rng, "Reference to unknown experiment", "No experiment named %q is declared in this lab.%s", name(1), didYouMean(name(1), names))
 			case src.Number >= ref.exp.Number:
 				d.errorf(rng, "Reference to a later experiment", "Experiment %s (number %d) runs after %s (number %d), so its captures are not known yet.", src.Name, src.Number, ref.exp.Name, ref.exp.Number)
 			default:
@@ -133,7 +140,20 @@ func (d *decoder) checkCapture(rng hcl.Range, e *Experiment, earlier []*Step, st
 		}
 		return
 	}
-	d.errorf(rng, "Reference to unknown step", "%s is not an earlier step of experiment %s; a step can use only what steps before it captured.", stepName, e.Name)
+	// earlier is a prefix of e.Steps: the step right after it is the one
+	// that refers.
+	for i := len(earlier); i < len(e.Steps); i++ {
+		switch {
+		case e.Steps[i].Name != stepName:
+			continue
+		case i == len(earlier):
+			d.errorf(rng, "Reference to the step itself", "Step %s cannot read its own captures through %s: in its capture, expect and until, use result.", stepName, prefix)
+		default:
+			d.errorf(rng, "Reference to a later step", "Step %s of experiment %s runs after this one: steps run in order, and a step can use only what steps before it captured.", stepName, e.Name)
+		}
+		return
+	}
+	d.errorf(rng, "Reference to unknown step", "%s is not an earlier step of experiment %s; a step can use only what steps before it captured.%s", stepName, e.Name, didYouMean(stepName, stepNames(earlier)))
 }
 
 // invalid is the reason given for a job or experiment whose error was
@@ -190,9 +210,11 @@ func (d *decoder) experimentUnavailable(e *Experiment) string {
 			continue
 		}
 		found, dropped := false, false
+		var topics []string
 		for _, t := range l.Tables {
-			if s := t.Store(StoreKafka); s != nil && s.Name == r.topic {
-				found = true
+			if s := t.Store(StoreKafka); s != nil {
+				found = found || s.Name == r.topic
+				topics = append(topics, s.Name)
 			}
 		}
 		if !found && l.Stack.Kafka == nil {
@@ -202,7 +224,7 @@ func (d *decoder) experimentUnavailable(e *Experiment) string {
 		case dropped:
 			return d.missing("kafka")
 		case !found:
-			d.errorf(r.rng, "Unknown topic", "No table of this lab has a kafka store with topic %q.", r.topic)
+			d.errorf(r.rng, "Unknown topic", "No table of this lab has a kafka store with topic %q.%s", r.topic, didYouMean(r.topic, topics))
 			return invalid
 		}
 	}
@@ -216,7 +238,7 @@ func (d *decoder) experimentUnavailable(e *Experiment) string {
 		if c := ServiceComponent(r.service); c != "" && !l.Stack.Has(c) {
 			return d.missing(c)
 		}
-		d.errorf(r.rng, "Unknown service", "This lab's compose stack has no service %q; its services are %s.", r.service, strings.Join(l.Services(), ", "))
+		d.errorf(r.rng, "Unknown service", "This lab's compose stack has no service %q; its services are %s.%s", r.service, strings.Join(l.Services(), ", "), didYouMean(r.service, l.Services()))
 		return invalid
 	}
 	for _, s := range e.Steps {

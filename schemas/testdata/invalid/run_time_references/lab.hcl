@@ -18,7 +18,7 @@ experiment "first" {
 
   step "early" {
     engine = "mysql"
-    sql    = "SELECT ${step.pick.order_id}" # ERROR: Reference to unknown step
+    sql    = "SELECT ${step.pick.order_id}" # ERROR: Reference to a later step
   }
 
   step "pick" {
@@ -30,6 +30,11 @@ experiment "first" {
 
   step "plain" {
     query = preset.latest
+  }
+
+  step "selfish" {
+    query   = preset.latest
+    capture = { order_id = step.selfish.order_id } # ERROR: Reference to the step itself
   }
 
   step "other_name" {
