@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/labdir"
@@ -82,75 +81,9 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 		return nil, err
 	}
 	p := &Plan{Layout: lay, Ports: ports, Face: face, Skipped: map[string]string{}}
-	s := lab.Lab.Stack
-	env := lab.Env
-
-	if s.MySQL != nil {
-		svc, err := mariadbService(lay, ports.MySQL, files["sql/mysql/schema.sql"], files["sql/mysql/users.sql"], env)
-		if err != nil {
-			return nil, err
-		}
-		p.Services = append(p.Services, svc)
-	}
-	if pg := s.Postgres; pg != nil {
-		svc, err := postgresService(lay, ports.Postgres, pg.Database, files["sql/postgres/schema.sql"], files["sql/postgres/users.sql"], env)
-		if err != nil {
-			return nil, err
-		}
-		p.Services = append(p.Services, svc)
-	}
-	if err := p.addJVMServices(ctx, lab, files, progress); err != nil {
+	b := &planner{ctx: ctx, lab: lab, lay: lay, ports: ports, files: files, labgen: labgen, progress: progress}
+	if err := b.services(p); err != nil {
 		return nil, err
-	}
-	if s.ClickHouse != nil {
-		python, err := EnsureChdb(ctx, progress)
-		if err != nil {
-			return nil, err
-		}
-		svc := ClickHouseService(lay, python, ports.ClickHouseHTTP, files["sql/clickhouse/schema.sql"], ClickHouseUsers{
-			Admin: env["CLICKHOUSE_USER"], AdminPassword: env["CLICKHOUSE_PASSWORD"],
-			Reader: env[labdir.ClickHouseReaderUser], ReaderPassword: env[labdir.ClickHouseReaderPassword],
-		})
-		if s.Kafka != nil {
-			svc.Needs = append(svc.Needs, "kafka")
-		}
-		p.Services = append(p.Services, svc)
-	}
-	// The producer writes the lab's source database.
-	if source := lab.Lab.SourceStore(); source != "" {
-		p.Services = append(p.Services, Service{
-			Name:   "producer",
-			Argv:   []string{labgen, "produce", lab.Dir},
-			Needs:  []string{source},
-			Health: Probe{Func: func(context.Context) error { return nil }},
-			Memory: "≈30m",
-		})
-	}
-	if s.Console != nil {
-		needs := []string{}
-		if s.MySQL != nil {
-			needs = append(needs, "mysql")
-		}
-		if s.Postgres != nil {
-			needs = append(needs, "postgres")
-		}
-		if s.ClickHouse != nil {
-			needs = append(needs, "clickhouse")
-		}
-		addr := "127.0.0.1:" + strconv.Itoa(ports.Console)
-		p.Services = append(p.Services, Service{
-			Name:   "console",
-			Argv:   []string{labgen, "console", lab.Dir, "--listen", addr},
-			Needs:  needs,
-			Health: httpProbe("console", "http://"+addr, 0),
-			Memory: "≈30m",
-		})
-	}
-	if s.KafkaUI != nil {
-		p.Skipped["kafka-ui"] = "Kafka UI runs only as a container; read a key's messages with a kafka step or `labgen run`, or point any Kafka client at 127.0.0.1:" + strconv.Itoa(ports.Kafka)
-	}
-	if s.BatchLoop != nil {
-		p.Skipped["batch-loop"] = "the background batch loop is a compose service; `labgen batch " + lab.Dir + "` runs the bounded jobs on demand"
 	}
 	return p, nil
 }

@@ -14,7 +14,33 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/labgen/labgen/runtime/labdir"
 )
+
+// EnsureTiering starts the Fluss tiering job unless it runs, as compose's
+// one-shot tiering service does. A lab without Fluss has none.
+func EnsureTiering(ctx context.Context, lab *labdir.Lab, restURL string, progress func(string)) error {
+	if lab.Lab.Stack.Fluss == nil || lab.Lab.Stack.Flink == nil {
+		return nil
+	}
+	lay, err := NewLayout(lab.Dir)
+	if err != nil {
+		return err
+	}
+	cp, err := Resolve(ctx, lab, nil)
+	if err != nil {
+		return err
+	}
+	id, err := SubmitTiering(ctx, restURL, cp.TieringJar, TieringArgs(lay, PortsOf(lab)))
+	if err != nil {
+		return fmt.Errorf("the Fluss tiering job: %w", err)
+	}
+	if progress != nil {
+		progress(fmt.Sprintf("the Fluss tiering job runs (%s)", id))
+	}
+	return nil
+}
 
 // Names of the tiering job: flink-jobs.sh sets pipeline.name; the job's
 // own default otherwise.

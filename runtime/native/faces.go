@@ -1,0 +1,225 @@
+package native
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/schemas"
+)
+
+// face is what stands on the native stack for one compose service of the
+// registry (schemas.ComponentRegistry). Exactly one field is set: the
+// native services that run it, the native part that does its work, or
+// why it does not run natively and what to use instead. Prepare walks the
+// registry and asks faces, so a new compose service without a native face
+// fails TestEveryServiceHasANativeFace instead of being left out.
+type face struct {
+	add    func(b *planner) ([]Service, error)
+	doneBy string
+	skip   func(b *planner) string
+}
+
+var faces = map[string]face{
+	"mysql":    {add: (*planner).mariadb},
+	"postgres": {add: (*planner).postgres},
+	"kafka": {add: func(b *planner) ([]Service, error) {
+		return b.jvm(func(lay Layout, cp *Classpaths, p Ports) Service { return KafkaService(lay, cp, p, b.lab.Lab) })
+	}},
+	"kafka-init": {doneBy: "kafka: its Ready step creates the lab's topics"},
+	"kafka-ui": {skip: func(b *planner) string {
+		return "Kafka UI runs only as a container; read a key's messages with a kafka step or `labgen run`, or point any Kafka client at 127.0.0.1:" + strconv.Itoa(b.ports.Kafka)
+	}},
+	"clickhouse":         {add: (*planner).clickhouse},
+	"clickhouse-init":    {doneBy: "clickhouse: chdb applies sql/clickhouse/schema.sql when it starts"},
+	"zookeeper":          {add: func(b *planner) ([]Service, error) { return b.jvm(ZooKeeperService) }},
+	"coordinator-server": {add: func(b *planner) ([]Service, error) { return b.jvm(FlussCoordinatorService) }},
+	"tablet-server":      {add: func(b *planner) ([]Service, error) { return b.jvm(FlussTabletService) }},
+	"jobmanager":         {add: (*planner).jobmanager},
+	"taskmanager":        {add: (*planner).taskmanagers},
+	"sql-gateway": {add: func(b *planner) ([]Service, error) {
+		config, err := b.flinkConfig()
+		if err != nil {
+			return nil, err
+		}
+		return []Service{SQLGatewayService(b.lay, b.cp, b.ports, config)}, nil
+	}},
+	"tiering":       {doneBy: "labgen up and run: they submit Fluss's tiering job to the JobManager (EnsureTiering)"},
+	"job-submitter": {doneBy: "labgen up and run: they submit the lab's streaming jobs through the SQL gateway"},
+	"producer":      {add: (*planner).producer},
+	"console":       {add: (*planner).console},
+	"batch-loop": {skip: func(b *planner) string {
+		return "the background batch loop is a compose service; `labgen batch " + b.lab.Dir + "` runs the bounded jobs on demand"
+	}},
+}
+
+// planner is what the faces share while Prepare plans a stack: the lab,
+// where its state lives, and what is resolved once for several services
+// (the Maven classpaths, the Flink configuration).
+type planner struct {
+	ctx      context.Context
+	lab      *labdir.Lab
+	lay      Layout
+	ports    Ports
+	files    render.Files
+	labgen   string
+	progress func(string)
+
+	cp     *Classpaths
+	config []byte
+}
+
+// jvm plans a service of the JVM engines, resolving their jars the first
+// time.
+func (b *planner) jvm(service func(Layout, *Classpaths, Ports) Service) ([]Service, error) {
+	if err := b.classpaths(); err != nil {
+		return nil, err
+	}
+	return []Service{service(b.lay, b.cp, b.ports)}, nil
+}
+
+func (b *planner) classpaths() error {
+	if b.cp != nil {
+		return nil
+	}
+	cp, err := Resolve(b.ctx, b.lab, b.progress)
+	b.cp = cp
+	return err
+}
+
+// flinkConfig is the rendered Flink configuration with the native
+// stack's addresses and directories.
+func (b *planner) flinkConfig() ([]byte, error) {
+	if b.config != nil {
+		return b.config, nil
+	}
+	if err := b.classpaths(); err != nil {
+		return nil, err
+	}
+	rendered, err := os.ReadFile(filepath.Join(b.lab.Dir, "flink", "config.yaml"))
+	if err != nil {
+		return nil, fmt.Errorf("the rendered Flink configuration: %w", err)
+	}
+	b.config = FlinkConfig(rendered, b.lay, b.ports)
+	return b.config, nil
+}
+
+func (b *planner) mariadb() ([]Service, error) {
+	svc, err := mariadbService(b.lay, b.ports.MySQL, b.files["sql/mysql/schema.sql"], b.files["sql/mysql/users.sql"], b.lab.Env)
+	return []Service{svc}, err
+}
+
+func (b *planner) postgres() ([]Service, error) {
+	svc, err := postgresService(b.lay, b.ports.Postgres, b.lab.Lab.Stack.Postgres.Database, b.files["sql/postgres/schema.sql"], b.files["sql/postgres/users.sql"], b.lab.Env)
+	return []Service{svc}, err
+}
+
+func (b *planner) clickhouse() ([]Service, error) {
+	python, err := EnsureChdb(b.ctx, b.progress)
+	if err != nil {
+		return nil, err
+	}
+	env := b.lab.Env
+	svc := ClickHouseService(b.lay, python, b.ports.ClickHouseHTTP, b.files["sql/clickhouse/schema.sql"], ClickHouseUsers{
+		Admin: env["CLICKHOUSE_USER"], AdminPassword: env["CLICKHOUSE_PASSWORD"],
+		Reader: env[labdir.ClickHouseReaderUser], ReaderPassword: env[labdir.ClickHouseReaderPassword],
+	})
+	if b.lab.Lab.Stack.Kafka != nil {
+		svc.Needs = append(svc.Needs, "kafka")
+	}
+	return []Service{svc}, nil
+}
+
+func (b *planner) jobmanager() ([]Service, error) {
+	config, err := b.flinkConfig()
+	if err != nil {
+		return nil, err
+	}
+	jm, err := JobManagerService(b.ctx, b.lay, b.cp, b.ports, config)
+	return []Service{jm}, err
+}
+
+// taskmanagers are as many TaskManagers as the lab's flink block asks
+// for, named as compose names them, so that "stop taskmanager" means the
+// same one.
+func (b *planner) taskmanagers() ([]Service, error) {
+	config, err := b.flinkConfig()
+	if err != nil {
+		return nil, err
+	}
+	var out []Service
+	for i := 1; i <= max(b.lab.Lab.Stack.Flink.TaskManagers, 1); i++ {
+		tm, err := TaskManagerService(b.ctx, b.lay, b.cp, b.ports, config, render.TaskManagerName(i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, tm)
+	}
+	return out, nil
+}
+
+// producer writes the lab's source database.
+func (b *planner) producer() ([]Service, error) {
+	return []Service{{
+		Name:   "producer",
+		Argv:   []string{b.labgen, "produce", b.lab.Dir},
+		Needs:  []string{b.lab.Lab.SourceStore()},
+		Health: Probe{Func: func(context.Context) error { return nil }},
+		Memory: "≈30m",
+	}}, nil
+}
+
+// console reads the source databases and ClickHouse the stack runs.
+func (b *planner) console() ([]Service, error) {
+	var needs []string
+	for _, c := range []string{"mysql", "postgres", "clickhouse"} {
+		if b.lab.Lab.Stack.Has(c) {
+			needs = append(needs, c)
+		}
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(b.ports.Console)
+	return []Service{{
+		Name:   "console",
+		Argv:   []string{b.labgen, "console", b.lab.Dir, "--listen", addr},
+		Needs:  needs,
+		Health: httpProbe("console", "http://"+addr, 0),
+		Memory: "≈30m",
+	}}, nil
+}
+
+// services plans the native services of the lab's compose services, in
+// the registry's order.
+func (b *planner) services(p *Plan) error {
+	l := b.lab.Lab
+	for _, c := range schemas.ComponentRegistry {
+		if !c.Present(l.Stack) {
+			continue
+		}
+		for _, sd := range c.Services {
+			if sd.When != nil && !sd.When(l) {
+				continue
+			}
+			f, ok := faces[sd.Name]
+			switch {
+			case !ok:
+				return fmt.Errorf("native: compose service %s has no native face", sd.Name)
+			case f.add != nil:
+				svcs, err := f.add(b)
+				if err != nil {
+					return err
+				}
+				p.Services = append(p.Services, svcs...)
+			case f.skip != nil:
+				p.Skipped[sd.Name] = f.skip(b)
+			}
+		}
+	}
+	if b.cp != nil {
+		p.classpaths = b.cp
+	}
+	return nil
+}
