@@ -202,14 +202,7 @@ func capturedRefs(x hcl.Expression, exp string) []Ref {
 	var out []Ref
 	seen := map[Ref]bool{}
 	for _, tr := range x.Variables() {
-		var names []string
-		for _, t := range tr[1:] {
-			a, ok := t.(hcl.TraverseAttr)
-			if !ok {
-				break
-			}
-			names = append(names, a.Name)
-		}
+		names := attrNames(tr)
 		var r Ref
 		switch {
 		case tr.RootName() == "step" && len(names) >= 2:
@@ -227,6 +220,20 @@ func capturedRefs(x hcl.Expression, exp string) []Ref {
 	return out
 }
 
+// attrNames are the attribute names after a traversal's root, up to the
+// first step that is not one (step.pick.order_id: pick, order_id).
+func attrNames(tr hcl.Traversal) []string {
+	var names []string
+	for _, t := range tr[1:] {
+		a, ok := t.(hcl.TraverseAttr)
+		if !ok {
+			break
+		}
+		names = append(names, a.Name)
+	}
+	return names
+}
+
 // placeholderText evaluates a deferred string with each captured value
 // replaced by a description of it, such as <order_id from step pick>: what
 // a reader of the runbook types in by hand.
@@ -234,14 +241,7 @@ func (d *decoder) placeholderText(e hcl.Expression) (string, bool) {
 	steps := map[string]map[string]cty.Value{}
 	exps := map[string]map[string]map[string]cty.Value{}
 	for _, tr := range e.Variables() {
-		var names []string
-		for _, t := range tr[1:] {
-			a, ok := t.(hcl.TraverseAttr)
-			if !ok {
-				break
-			}
-			names = append(names, a.Name)
-		}
+		names := attrNames(tr)
 		switch {
 		case tr.RootName() == "step" && len(names) >= 2:
 			if steps[names[0]] == nil {
