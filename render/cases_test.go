@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
+	"github.com/labgen/labgen/internal/golden"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -152,7 +153,7 @@ func TestFeatureCases(t *testing.T) {
 				case !ok:
 					t.Errorf("%s: rendered and named by files.txt, not in want/ (go test ./render -update)", p)
 				case !bytes.Equal(got[p], w):
-					t.Errorf("%s differs from want/%s:\n%s", p, p, firstDiff(string(w), string(got[p])))
+					t.Errorf("%s differs from want/%s:\n%s", p, p, golden.FirstDiff(string(w), string(got[p])))
 				}
 				delete(want, p)
 			}

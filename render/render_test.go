@@ -7,13 +7,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/labgen/labgen/flinksql"
+	"github.com/labgen/labgen/internal/golden"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -53,64 +51,10 @@ func renderSeed(t testing.TB, vars []schemas.VarArg) Files {
 func TestGolden(t *testing.T) {
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
-			files := renderSeed(t, v.vars)
-			ar := &txtar.Archive{Comment: []byte("Rendered seed lab (" + v.name + "); go test ./render -update rewrites this file.\n")}
-			for _, p := range files.Paths() {
-				ar.Files = append(ar.Files, txtar.File{Name: p, Data: files[p]})
-			}
-			got := txtar.Format(ar)
-			golden := filepath.Join("testdata", v.name+".txtar")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./render -update to create it)", err)
-			}
-			if bytes.Equal(got, want) {
-				return
-			}
-			wantAr := txtar.Parse(want)
-			wantFiles := map[string][]byte{}
-			for _, f := range wantAr.Files {
-				wantFiles[f.Name] = f.Data
-			}
-			for _, p := range files.Paths() {
-				w, ok := wantFiles[p]
-				switch {
-				case !ok:
-					t.Errorf("%s: new file, not in the golden", p)
-				case !bytes.Equal(files[p], w):
-					t.Errorf("%s differs from the golden:\n%s", p, firstDiff(string(w), string(files[p])))
-				}
-				delete(wantFiles, p)
-			}
-			for p := range wantFiles {
-				t.Errorf("%s: in the golden, no longer rendered", p)
-			}
+			golden.Txtar(t, filepath.Join("testdata", v.name+".txtar"),
+				"Rendered seed lab ("+v.name+"); go test ./render -update rewrites this file.\n", renderSeed(t, v.vars), *update)
 		})
 	}
-}
-
-// firstDiff shows the first differing line with a little context.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return "(only trailing bytes differ)"
 }
 
 func TestDeterministic(t *testing.T) {

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/labgen/labgen/internal/golden"
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/schemas"
 )
@@ -63,38 +62,8 @@ func renderVariant(t testing.TB, v variant) render.Files {
 func TestGolden(t *testing.T) {
 	for _, v := range goldens {
 		t.Run(v.name, func(t *testing.T) {
-			files := renderVariant(t, v)
-			ar := &txtar.Archive{Comment: []byte("Kubernetes base of the seed lab (" + v.name + "); go test ./render/kube -update rewrites this file.\n")}
-			for _, p := range files.Paths() {
-				ar.Files = append(ar.Files, txtar.File{Name: p, Data: files[p]})
-			}
-			got := txtar.Format(ar)
-			golden := filepath.Join("testdata", v.name+".txtar")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./render/kube -update to create it)", err)
-			}
-			wantAr := txtar.Parse(want)
-			wantFiles := map[string][]byte{}
-			for _, f := range wantAr.Files {
-				wantFiles[f.Name] = f.Data
-				if _, ok := files[f.Name]; !ok {
-					t.Errorf("%s: no longer rendered", f.Name)
-				}
-			}
-			for _, p := range files.Paths() {
-				if w, ok := wantFiles[p]; !ok {
-					t.Errorf("%s: rendered but not in %s", p, golden)
-				} else if !bytes.Equal(w, files[p]) {
-					t.Errorf("%s differs from %s (go test ./render/kube -update, then review the diff)", p, golden)
-				}
-			}
+			golden.Txtar(t, filepath.Join("testdata", v.name+".txtar"),
+				"Kubernetes base of the seed lab ("+v.name+"); go test ./render/kube -update rewrites this file.\n", renderVariant(t, v), *update)
 		})
 	}
 }
