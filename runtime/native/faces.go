@@ -218,8 +218,5 @@ func (b *planner) services(p *Plan) error {
 			}
 		}
 	}
-	if b.cp != nil {
-		p.classpaths = b.cp
-	}
 	return nil
 }

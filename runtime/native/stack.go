@@ -31,8 +31,6 @@ type Plan struct {
 	// Skipped are the lab's compose services that have no native face,
 	// each with why and what to use instead.
 	Skipped map[string]string
-
-	classpaths *Classpaths
 }
 
 // StandIns lists what stands in for which engine, for the record.
