@@ -252,6 +252,11 @@ type Ran struct {
 	Command string `json:"command,omitempty"`
 	// Detail is a readable summary: "messages of key … in topic …".
 	Detail string `json:"detail,omitempty"`
+	// Action and Service are a service step's stop, start or restart and
+	// the compose service it acted on, whatever the face's command was
+	// (older records have only Command, "docker compose … stop SERVICE").
+	Action  string `json:"action,omitempty"`
+	Service string `json:"service,omitempty"`
 }
 
 // Output is a step's visible result: tables, text, or both.
