@@ -39,6 +39,14 @@
 // max_execution_time). A query stopped by its timeout returns an error that
 // wraps ErrTimeout.
 //
+// # Errors that do not pass
+//
+// Permanent tells an error that running the same query again cannot
+// change (a syntax error, access denied, an unknown function or column;
+// each engine's own codes) from one that may pass (a table not created
+// yet, a server not up yet, a timeout): a wait that re-runs a query stops
+// on the first kind.
+//
 // # Read-only sessions
 //
 // The engines never write, whatever SQL they are given; callers still check
