@@ -2,6 +2,9 @@
 SHELL := /bin/bash
 GO    ?= go
 BIN   := bin/labgen
+# The version a record and labgen.lock name: the commit built (git
+# describe), "-dirty" when the tree has changes.
+VERSION ?= $(shell git describe --always --dirty --tags 2>/dev/null || echo dev)
 LAB   ?= labs/orders
 OUT   ?= out/orders
 # Tests that need MariaDB, ClickHouse or Chromium skip when those are
@@ -22,7 +25,7 @@ e2e: ## CI: every experiment of the labs end to end on a fresh native stack (run
 	./scripts/e2e.sh labs/orders_pg out/e2e-orders-pg
 
 build: ## build bin/labgen
-	$(GO) build -o $(BIN) ./cmd/labgen
+	$(GO) build -ldflags "-X github.com/labgen/labgen/cli.Version=$(VERSION)" -o $(BIN) ./cmd/labgen
 
 render: build ## validate and render the seed lab into out/orders (needs only Go)
 	$(BIN) validate $(LAB)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -27,8 +28,48 @@ const (
 	ExitRunFailed = 3 // a run, a step or a service failed
 )
 
-// Version is set at build time with -ldflags "-X .../cli.Version=...".
+// Version is set at build time with -ldflags "-X .../cli.Version=..."
+// (make build: git describe); otherwise it is the module's version or
+// VCS revision Go stamped into the binary, and "dev" only when there is
+// neither.
 var Version = "dev"
+
+func init() {
+	if Version == "dev" {
+		Version = buildVersion()
+	}
+}
+
+// buildVersion reads what go build or go install stamped: a module
+// version (go install …@v1.2.3) or the commit it was built from.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "-dirty"
+	}
+	return "dev-" + rev
+}
 
 // Env is what a command may touch of the outside world; tests replace it.
 type Env struct {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -245,4 +246,31 @@ func nativeServices(dir string) (runner.Services, error, *record.Stack) {
 		return nil, err, stack
 	}
 	return c, nil, stack
+}
+
+// faceVersions are the versions the face knows ran: each native JVM
+// service's release from the jar on its class path, and the connector
+// jars labgen.lock pins into Flink (checked against their sha256 by the
+// native stack and by the image's build).
+func faceVersions(dir string, isNative bool) []record.Version {
+	var out []record.Version
+	if isNative {
+		if lay, err := native.NewLayout(dir); err == nil {
+			if st, err := lay.ReadStatus(); err == nil {
+				for _, s := range st.Services {
+					if s.Version != "" {
+						out = append(out, record.Version{Name: s.Name, Version: s.Version, Source: "the jar on its class path"})
+					}
+				}
+			}
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "labgen.lock")); err == nil {
+		jars, _ := native.ReadLockJars(b)
+		for _, j := range jars {
+			out = append(out, record.Version{Name: j.Artifact, Version: j.Version,
+				Source: "labgen.lock (sha256-checked), Flink's " + filepath.Dir(j.Path) + "/"})
+		}
+	}
+	return out
 }

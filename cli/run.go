@@ -256,7 +256,7 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	}
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: newProgress(env), Stack: stack}
+		Progress: newProgress(env), Stack: stack, Versions: faceVersions(dir, stack.Face == "native")}
 	if services != nil {
 		opt.Compose = services
 	} else {

@@ -25,7 +25,7 @@ else
 fi
 
 echo "== build"
-go build -o bin/labgen ./cmd/labgen
+make --no-print-directory build  # stamps the commit into labgen --version and the record
 echo "== validate and render $LAB into $OUT"
 bin/labgen validate "$LAB"
 bin/labgen render "$LAB" -o "$OUT"

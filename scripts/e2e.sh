@@ -11,7 +11,7 @@ LAB=${1:-${LAB:-labs/orders}}
 OUT=${2:-${OUT:-out/e2e}}
 echo "== e2e: $LAB in $OUT"
 
-go build -o bin/labgen ./cmd/labgen
+make --no-print-directory build  # stamps the commit into labgen --version and the record
 if [ -d "$OUT" ]; then
 	bin/labgen down "$OUT" --volumes >/dev/null 2>&1 || true
 fi

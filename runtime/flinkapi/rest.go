@@ -384,3 +384,59 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… (%d more lines)", len(lines)-n)
 }
+
+// ClusterConfig is GET /jobmanager/config: the JobManager's effective
+// configuration, key → value.
+func (c *Client) ClusterConfig(ctx context.Context) (map[string]string, error) {
+	var kv []struct {
+		Key   string `json:"key"`
+		Value string `json:"value"`
+	}
+	if err := c.do(ctx, "GET", c.REST, "/jobmanager/config", nil, &kv); err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(kv))
+	for _, e := range kv {
+		out[e.Key] = e.Value
+	}
+	return out, nil
+}
+
+// JobConfig is what GET /jobs/{id}/config and /jobs/{id}/checkpoints/config
+// say of a running job: how it restarts and checkpoints.
+type JobConfig struct {
+	// RestartStrategy is Flink's own description ("Restart with fixed
+	// delay (5000 ms). #10 restart attempts.").
+	RestartStrategy string
+	Parallelism     int
+	// CheckpointInterval is 0 when the job does not checkpoint.
+	CheckpointInterval time.Duration
+	CheckpointTimeout  time.Duration
+	CheckpointMode     string
+}
+
+// JobConfig fetches a job's execution and checkpoint configuration.
+func (c *Client) JobConfig(ctx context.Context, id string) (*JobConfig, error) {
+	var ec struct {
+		Exec struct {
+			Restart     string `json:"restart-strategy"`
+			Parallelism int    `json:"job-parallelism"`
+		} `json:"execution-config"`
+	}
+	if err := c.do(ctx, "GET", c.REST, "/jobs/"+id+"/config", nil, &ec); err != nil {
+		return nil, err
+	}
+	jc := &JobConfig{RestartStrategy: ec.Exec.Restart, Parallelism: ec.Exec.Parallelism}
+	var cc struct {
+		Mode     string `json:"mode"`
+		Interval int64  `json:"interval"`
+		Timeout  int64  `json:"timeout"`
+	}
+	// A job without checkpointing answers 404 here: not an error of the job.
+	if err := c.do(ctx, "GET", c.REST, "/jobs/"+id+"/checkpoints/config", nil, &cc); err == nil {
+		jc.CheckpointMode = cc.Mode
+		jc.CheckpointInterval = time.Duration(cc.Interval) * time.Millisecond
+		jc.CheckpointTimeout = time.Duration(cc.Timeout) * time.Millisecond
+	}
+	return jc, nil
+}

@@ -3,6 +3,7 @@ package kafkaread
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,4 +60,20 @@ func nilIfEmpty(s string) []byte {
 		return nil
 	}
 	return []byte(s)
+}
+
+// TestBrokerVersion guesses the release of the real broker (Kafka 4.1,
+// the lab's) from its API versions.
+func TestBrokerVersion(t *testing.T) {
+	addr := testkafka.Broker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	v, err := BrokerVersion(ctx, []string{addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(v, "v4.") {
+		t.Errorf("BrokerVersion = %q, want a 4.x guess for the lab's Kafka 4.1.0", v)
+	}
+	t.Logf("the real broker: %s", v)
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -246,4 +247,32 @@ func offsetsError(ctx context.Context, brokers []string, topic string, err error
 		return fmt.Errorf("no answer from Kafka at %v within the time limit: %w", brokers, err)
 	}
 	return fmt.Errorf("listing the offsets of %s: %w", topic, err)
+}
+
+// BrokerVersion is franz-go's guess of the Kafka release the brokers run,
+// from the API versions they answer ("v4.1"; Kafka has no request that
+// names its release), one per distinct answer.
+func BrokerVersion(ctx context.Context, brokers []string) (string, error) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.DialTimeout(5*time.Second), kgo.RequestRetries(2))
+	if err != nil {
+		return "", err
+	}
+	adm := kadm.NewClient(cl)
+	defer adm.Close()
+	vs, err := adm.ApiVersions(ctx)
+	if err != nil {
+		return "", err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range vs.Sorted() {
+		if v.Err != nil {
+			return "", v.Err
+		}
+		if g := v.VersionGuess(); !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return strings.Join(out, ", "), nil
 }

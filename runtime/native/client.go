@@ -42,9 +42,21 @@ func Connect(lay Layout) (*Client, error) {
 	return &Client{lay: lay, ctrl: c}, nil
 }
 
-// Command is how a record shows a service action of the native stack.
+// Command is how a record shows a service action of the native stack:
+// what the supervisor does to the service's local process (the step's
+// output then names the process and how it ended).
 func (c *Client) Command(args ...string) string {
-	return "native supervisor: " + strings.Join(args, " ")
+	if len(args) == 2 {
+		switch args[0] {
+		case "stop":
+			return fmt.Sprintf("labgen native supervisor: SIGTERM to %s's process group, SIGKILL after %s", args[1], stopGrace)
+		case "start":
+			return fmt.Sprintf("labgen native supervisor: start %s's process, wait until its health probe passes", args[1])
+		case "restart":
+			return fmt.Sprintf("labgen native supervisor: SIGTERM to %s's process group, start it again, wait until its health probe passes", args[1])
+		}
+	}
+	return "labgen native supervisor: " + strings.Join(args, " ")
 }
 
 // Service stops, starts or restarts one service, as docker compose

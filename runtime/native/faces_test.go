@@ -74,4 +74,11 @@ func TestPrepareFollowsTheRegistry(t *testing.T) {
 	if len(p.StandIns()) == 0 {
 		t.Error("no stand-ins named (MariaDB for MySQL, chdb for ClickHouse)")
 	}
+	// Every JVM service names the release on its class path, for the
+	// record; the databases are asked by the run instead.
+	for _, s := range p.Services {
+		if s.Argv[0] == "java" && s.Version == "" {
+			t.Errorf("%s runs on the JVM but names no version from its class path", s.Name)
+		}
+	}
 }

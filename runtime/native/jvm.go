@@ -52,8 +52,9 @@ func ZooKeeperService(lay Layout, cp *Classpaths, p Ports) Service {
 	argv = append(argv, "-Dlogback.configurationFile="+logback, "-Dzookeeper.admin.enableServer=false",
 		"-cp", classpathArg(cp.ZooKeeper), "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg)
 	return Service{
-		Name: "zookeeper",
-		Argv: argv,
+		Name:    "zookeeper",
+		Argv:    argv,
+		Version: jarVersion(cp.ZooKeeper, "zookeeper"),
 		Files: map[string][]byte{
 			cfg: fmt.Appendf(nil, `# Written by labgen: Fluss's ZooKeeper, one node on 127.0.0.1.
 tickTime=2000
@@ -136,9 +137,10 @@ group.initial.rebalance.delay.ms=0
 	topics := lab.KafkaTopics()
 	clusterID := KafkaClusterID(lab)
 	return Service{
-		Name:  "kafka",
-		Argv:  append(append([]string{"java"}, jvm...), "kafka.Kafka", props),
-		Files: map[string][]byte{props: propsBody},
+		Name:    "kafka",
+		Argv:    append(append([]string{"java"}, jvm...), "kafka.Kafka", props),
+		Version: jarVersion(cp.Kafka, "kafka_2.13"),
+		Files:   map[string][]byte{props: propsBody},
 		// kafka-storage.sh format; Files are written only at start, after
 		// Setup, so Setup writes the properties too.
 		Setup: func(ctx context.Context) error {
@@ -248,11 +250,12 @@ func flussService(lay Layout, cp *Classpaths, p Ports, tablet bool) Service {
 		"-cp", classpathArg(cp.Fluss), main, "--configDir", conf)
 	pluginJars := cp.FlussPaimonPlugin
 	return Service{
-		Name:  name,
-		Argv:  argv,
-		Env:   []string{"FLUSS_PLUGINS_DIR=" + plugins},
-		Needs: []string{needs},
-		Files: map[string][]byte{filepath.Join(conf, "server.yaml"): FlussServerYAML(lay, p, tablet)},
+		Name:    name,
+		Argv:    argv,
+		Version: jarVersion(cp.Fluss, "fluss-server"),
+		Env:     []string{"FLUSS_PLUGINS_DIR=" + plugins},
+		Needs:   []string{needs},
+		Files:   map[string][]byte{filepath.Join(conf, "server.yaml"): FlussServerYAML(lay, p, tablet)},
 		// The image's mkdir of the warehouse, and its plugins/paimon folder
 		// as links into the Maven repository.
 		Setup: func(context.Context) error {
@@ -411,13 +414,14 @@ func JobManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports,
 	argv = append(argv, dyn...)
 	rest := fmt.Sprintf("http://127.0.0.1:%d", p.FlinkREST)
 	return Service{
-		Name:   "jobmanager",
-		Argv:   argv,
-		Env:    []string{"FLINK_CONF_DIR=" + conf},
-		Files:  flinkFiles(lay, conf, config),
-		Health: httpProbe("jobmanager", rest, 2*time.Minute),
-		Memory: flinkKey(config, "jobmanager.memory.process.size"),
-		Why:    "jobmanager.memory.process.size of flink/config.yaml",
+		Name:    "jobmanager",
+		Argv:    argv,
+		Version: jarVersion(cp.Flink, "flink-runtime"),
+		Env:     []string{"FLINK_CONF_DIR=" + conf},
+		Files:   flinkFiles(lay, conf, config),
+		Health:  httpProbe("jobmanager", rest, 2*time.Minute),
+		Memory:  flinkKey(config, "jobmanager.memory.process.size"),
+		Why:     "jobmanager.memory.process.size of flink/config.yaml",
 	}, nil
 }
 
@@ -436,11 +440,12 @@ func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports
 	argv = append(append(argv, dyn...), "-Dtaskmanager.resource-id="+name)
 	rest := fmt.Sprintf("http://127.0.0.1:%d", p.FlinkREST)
 	return Service{
-		Name:  name,
-		Argv:  argv,
-		Env:   []string{"FLINK_CONF_DIR=" + conf},
-		Files: flinkFiles(lay, conf, config),
-		Needs: []string{"jobmanager"},
+		Name:    name,
+		Argv:    argv,
+		Version: jarVersion(cp.Flink, "flink-runtime"),
+		Env:     []string{"FLINK_CONF_DIR=" + conf},
+		Files:   flinkFiles(lay, conf, config),
+		Needs:   []string{"jobmanager"},
 		// compose greps /taskmanagers for the container's address; here
 		// every TaskManager is on 127.0.0.1, so it is found by its ID.
 		Health: Probe{Func: func(ctx context.Context) error { return taskManagerRegistered(ctx, rest, name) }, Start: 2 * time.Minute},
@@ -456,13 +461,14 @@ func SQLGatewayService(lay Layout, cp *Classpaths, p Ports, config []byte) Servi
 	argv := append(flinkJVM(cp, lay, "sql-gateway", smallJVM(gatewayHeap)),
 		"org.apache.flink.table.gateway.SqlGateway", "-Dexecution.target=remote")
 	return Service{
-		Name:   "sql-gateway",
-		Argv:   argv,
-		Env:    []string{"FLINK_CONF_DIR=" + conf},
-		Files:  flinkFiles(lay, conf, config),
-		Needs:  []string{"jobmanager"},
-		Health: httpProbe("sql-gateway", fmt.Sprintf("http://127.0.0.1:%d", p.Gateway), 2*time.Minute),
-		Memory: gatewayHeap + " heap", Why: "-Xmx set by labgen",
+		Name:    "sql-gateway",
+		Argv:    argv,
+		Version: jarVersion(cp.Flink, "flink-sql-gateway"),
+		Env:     []string{"FLINK_CONF_DIR=" + conf},
+		Files:   flinkFiles(lay, conf, config),
+		Needs:   []string{"jobmanager"},
+		Health:  httpProbe("sql-gateway", fmt.Sprintf("http://127.0.0.1:%d", p.Gateway), 2*time.Minute),
+		Memory:  gatewayHeap + " heap", Why: "-Xmx set by labgen",
 	}
 }
 

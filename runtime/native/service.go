@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,6 +42,23 @@ type Service struct {
 	// StandIn names what the native service stands in for, when it is not
 	// the engine the compose file runs ("MariaDB 10.11 for MySQL 8.0").
 	StandIn string
+	// Version is the release that runs, from the main jar on its class
+	// path ("kafka_2.13 4.1.0"); "" where the engine is asked instead.
+	Version string
+}
+
+// jarVersion names the artifact's jar on a class path and its version
+// ("zookeeper 3.9.2" from …/zookeeper-3.9.2.jar), or "".
+func jarVersion(classpath []string, artifact string) string {
+	for _, p := range classpath {
+		base := filepath.Base(p)
+		v, ok := strings.CutPrefix(base, artifact+"-")
+		if !ok || !strings.HasSuffix(v, ".jar") || v == "" || v[0] < '0' || v[0] > '9' {
+			continue
+		}
+		return artifact + " " + strings.TrimSuffix(v, ".jar")
+	}
+	return ""
 }
 
 // httpProbe asks base (http://host:port) for the path the service's

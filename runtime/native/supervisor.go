@@ -48,6 +48,7 @@ type ServiceStatus struct {
 	Log     string `json:"log"`
 	StandIn string `json:"stand_in,omitempty"`
 	Memory  string `json:"memory,omitempty"`
+	Version string `json:"version,omitempty"`
 }
 
 // Status is the supervisor's view of the stack, kept in
@@ -166,7 +167,7 @@ func NewSupervisor(lay Layout, services []Service) (*Supervisor, error) {
 			}
 		}
 		sv := &supervised{Service: svc, healthy: make(chan struct{})}
-		sv.status = ServiceStatus{Name: svc.Name, State: StateWaiting, Since: time.Now(), Log: lay.Log(svc.Name), StandIn: svc.StandIn, Memory: svc.Memory}
+		sv.status = ServiceStatus{Name: svc.Name, State: StateWaiting, Since: time.Now(), Log: lay.Log(svc.Name), StandIn: svc.StandIn, Memory: svc.Memory, Version: svc.Version}
 		s.services = append(s.services, sv)
 		s.byName[svc.Name] = sv
 	}
@@ -411,8 +412,24 @@ func (s *Supervisor) action(ctx context.Context, name, what string) (string, err
 	}
 	switch what {
 	case "stop":
+		sv.mu.Lock()
+		pid := 0
+		if sv.proc != nil {
+			pid = sv.proc.Pid()
+		}
+		sv.mu.Unlock()
+		began := time.Now()
 		s.stop(sv, StateStopped, "stopped on request")
-		return fmt.Sprintf("stopped %s (SIGTERM, SIGKILL after %s)", name, stopGrace), nil
+		if pid == 0 {
+			return name + " was not running", nil
+		}
+		// What a record shows: which process got which signal, and how
+		// it ended (docker stop's grace, as compose).
+		how := fmt.Sprintf("exited %s after SIGTERM", time.Since(began).Round(100*time.Millisecond))
+		if time.Since(began) >= stopGrace {
+			how = fmt.Sprintf("still there after %s, killed with SIGKILL", stopGrace)
+		}
+		return fmt.Sprintf("SIGTERM to %s's process group (pid %d): %s", name, pid, how), nil
 	case "start", "restart":
 		if what == "restart" {
 			s.stop(sv, StateStopped, "restarting")

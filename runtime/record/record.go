@@ -65,7 +65,14 @@ type Record struct {
 	Images    []Image    `json:"images"`
 	// Stack says how the services ran: compose (Docker) or native
 	// (local processes), and what stood in for which engine.
-	Stack     *Stack     `json:"stack,omitempty"`
+	Stack *Stack `json:"stack,omitempty"`
+	// Versions are what ran, each with how it was known: asked of the
+	// engine, read from the jar on its class path, or pinned by
+	// labgen.lock.
+	Versions []Version `json:"versions,omitempty"`
+	// Settings are the engine settings the experiments' outcomes depend
+	// on (checkpointing, restarts, slots), as the engine reported them.
+	Settings  []Setting  `json:"settings,omitempty"`
 	Jobs      []Job      `json:"jobs,omitempty"`
 	Endpoints []Endpoint `json:"endpoints"`
 	Limits    Limits     `json:"limits"`
@@ -87,6 +94,24 @@ type Stack struct {
 	// StandIns name each service that was not the engine the compose file
 	// runs, and what it was instead.
 	StandIns []string `json:"stand_ins,omitempty"`
+}
+
+// Version is one part of the stack and its version as the run knew it.
+type Version struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Source says how it was known: "SELECT VERSION()", "GET /overview",
+	// "jar on its class path", "labgen.lock (sha256-checked)".
+	Source string `json:"source"`
+}
+
+// Setting is an engine setting as the engine reported it.
+type Setting struct {
+	// Of is what the setting belongs to: "Flink cluster", "job order_wide".
+	Of     string `json:"of"`
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
 }
 
 // Lab identifies the lab directory that ran.

@@ -123,7 +123,8 @@ func TestFlinkSteps(t *testing.T) {
 	if len(calls) != 2 || !strings.HasSuffix(calls[0], "compose.yaml stop taskmanager") || !strings.HasSuffix(calls[1], "compose.yaml start taskmanager") {
 		t.Errorf("docker calls: %q", calls)
 	}
-	if status["stop"].Ran.Command != "docker compose stop taskmanager" || !strings.Contains(status["stop"].Output.Text, "flinky-taskmanager-1") {
+	if ran := status["stop"].Ran; !strings.HasPrefix(ran.Command, "docker compose --project-directory ") || !strings.HasSuffix(ran.Command, " stop taskmanager") ||
+		ran.Action != "stop" || ran.Service != "taskmanager" || !strings.Contains(status["stop"].Output.Text, "flinky-taskmanager-1") {
 		t.Errorf("stop: %+v %+v", status["stop"].Ran, status["stop"].Output)
 	}
 	batch := status["batch"]

@@ -48,6 +48,9 @@ type Options struct {
 	ComposeErr error
 	// Stack is what the record says of the stack the run uses.
 	Stack *record.Stack
+	// Versions are what the face knows ran (jars on class paths,
+	// labgen.lock); the run adds what it asks the engines.
+	Versions []record.Version
 	// SubmitJobs submits the lab's streaming jobs that are not running.
 	SubmitJobs bool
 	Progress   Progress
@@ -367,6 +370,13 @@ func (r *Runner) Run(ctx context.Context) (rec *record.Record, err error) {
 	}()
 	if r.opt.SubmitJobs {
 		r.submitJobs(ctx)
+		if err := r.write(); err != nil {
+			return r.rec, err
+		}
+	}
+	// Once per record: a resumed run keeps what its first session found.
+	if len(r.rec.Versions) == 0 {
+		r.provenance(ctx)
 		if err := r.write(); err != nil {
 			return r.rec, err
 		}
