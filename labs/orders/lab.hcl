@@ -3,7 +3,7 @@
 # experiments that ask what each part really shows.
 
 lab "orders" {
-  title       = "Five experiments. One connected system."
+  title       = "Six experiments. One connected system."
   description = <<-EOT
     A shop writes orders into MySQL and, some time later, their payments.
     Flink joins the two change streams into one wide row per order and
