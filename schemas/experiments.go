@@ -128,7 +128,9 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 		}
 		c := d.expr(xc.Attributes["condition"], cty.Bool, true)
 		c.Source = exprSource(d, xc.Attributes["condition"].Expr)
-		s.Expects = append(s.Expects, &Expect{Condition: c, Message: d.str(xc.Attributes["message"])})
+		x := &Expect{Condition: c, Message: d.str(xc.Attributes["message"])}
+		d.keepSyntax(&x.Condition, xc.Attributes["condition"].Expr)
+		s.Expects = append(s.Expects, x)
 	}
 	return s
 }
@@ -511,6 +513,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 		x := d.expr(ua, cty.Bool, true)
 		x.Source = exprSource(d, ua.Expr)
 		w.Until = &x
+		d.keepSyntax(w.Until, ua.Expr)
 	}
 	if w.Duration == "" && w.Rerun == "" && at["until"] == nil { // a lone until is reported above
 		d.errorf(a.Expr.Range(), "Wait for what", "Write wait = \"30s\", or { rerun = step.NAME, until = CONDITION, timeout = \"2m\" }.")

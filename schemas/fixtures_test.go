@@ -30,6 +30,7 @@ import (
 //	-var NAME=VALUE
 //	-var-file FILE      (relative to the case directory)
 //	env NAME=VALUE      (an entry of the environment)
+//	lint                (run the lints: Options.Lint)
 //
 // Variable files are named *.vars so that they are not lab files; their
 // comments are read for annotations too.
@@ -133,6 +134,8 @@ func caseOptions(t *testing.T, dir string) Options {
 			opts.Vars = append(opts.Vars, VarArg{File: filepath.Join(dir, arg)})
 		case "env":
 			opts.Environ = append(opts.Environ, arg)
+		case "lint":
+			opts.Lint = true
 		default:
 			t.Fatalf("%s/args: unknown option line %q", dir, line)
 		}

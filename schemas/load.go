@@ -23,6 +23,10 @@ type Options struct {
 	Vars []VarArg
 	// Environ is searched for LABGEN_VAR_<name>; nil means none.
 	Environ []string
+	// Lint adds warnings for expectations that cannot fail (lint.go).
+	// They are meant for labgen validate; render and run leave them out,
+	// as they say nothing about whether the lab renders or runs.
+	Lint bool
 }
 
 // VarArg is one -var name=value or -var-file path argument.
@@ -144,6 +148,9 @@ type decoder struct {
 	topicRefs   []topicRef
 	serviceRefs []serviceRef
 	dependsOn   map[*Experiment][]*Experiment
+	// syntax are the syntax trees of expect conditions and wait
+	// conditions, which the lints compare (the model keeps only text).
+	syntax map[*Expr]hcl.Expression
 }
 
 func (d *decoder) errorf(subject hcl.Range, summary, detail string, args ...any) {
@@ -238,6 +245,10 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	// Reference checks run even after decoding errors, so that a lab's
 	// independent mistakes are reported in one round.
 	d.validate()
+	// Lints on a lab with errors would only add noise to the errors.
+	if opts.Lint && !d.diags.HasErrors() {
+		d.lint()
+	}
 	d.diags = sortDiags(d.diags)
 	return d.lab, d.diags
 }

@@ -1,0 +1,161 @@
+package schemas
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// The lints find expectations that cannot fail, and experiments in which
+// nothing can: an expect that passes whatever the lab does records no
+// answer, yet reads as one in the record. Each is a warning (the lab
+// still runs); Options.Lint asks for them, and they run only on a lab
+// without errors, over the syntax trees the decoder kept (d.syntax).
+
+// Summaries of the lints' warnings, one per shape.
+const (
+	lintNoExpect   = "Experiment without expectations"
+	lintSanityOnly = "Experiment only checks that steps returned something"
+)
+
+// keepSyntax keeps the syntax tree of a condition for the lints.
+func (d *decoder) keepSyntax(x *Expr, e hcl.Expression) {
+	if d.syntax == nil {
+		d.syntax = map[*Expr]hcl.Expression{}
+	}
+	d.syntax[x] = e
+}
+
+// cond is the native syntax tree of a kept condition, or nil.
+func (d *decoder) cond(x *Expr) hclsyntax.Expression {
+	e, _ := d.syntax[x].(hclsyntax.Expression)
+	return e
+}
+
+func (d *decoder) lint() {
+	for _, e := range d.lab.Experiments {
+		d.lintExperiment(e)
+	}
+}
+
+func (d *decoder) lintExperiment(e *Experiment) {
+	var steps []string // the steps with an expect
+	sanity := true     // and every expect only checks for rows
+	for _, s := range e.Steps {
+		if len(s.Expects) > 0 {
+			steps = append(steps, s.Name)
+		}
+		for _, x := range s.Expects {
+			c := d.cond(&x.Condition)
+			if c == nil {
+				sanity = false
+				continue
+			}
+			sanity = sanity && sanityCheck(c)
+		}
+	}
+	question := ""
+	if e.Question != "" {
+		question = fmt.Sprintf(" (%q)", e.Question)
+	}
+	switch {
+	case len(steps) == 0:
+		d.warnf(e.DeclRange, lintNoExpect, "Experiment %s has no expect, so nothing in it can fail: a run records what its steps returned, not an answer. Add an expect that measures its question%s, such as a value against one captured before the change, or one layer against another.", e.Name, question)
+	case sanity:
+		d.warnf(e.DeclRange, lintSanityOnly, "Every expect of experiment %s (%s %s) only checks that a step returned rows or messages, as length(result.rows) > 0 does: that shows the step found something, not the experiment's answer. Add an expect that measures its question%s, such as a value against one captured before the change, or one layer against another.", e.Name, stepWord(len(steps)), strings.Join(steps, ", "), question)
+	}
+}
+
+// stepWord is "step" or "steps" before n names.
+func stepWord(n int) string {
+	if n == 1 {
+		return "step"
+	}
+	return "steps"
+}
+
+// sanityCheck tells whether every part of a condition only checks that
+// the step returned something: length(result.rows) > 0, a count of
+// messages or rows >= 1, != 0.
+func sanityCheck(c hclsyntax.Expression) bool {
+	for _, k := range conjuncts(c) {
+		b, ok := k.(*hclsyntax.BinaryOpExpr)
+		if !ok {
+			return false
+		}
+		l, r, op := unparen(b.LHS), unparen(b.RHS), b.Op
+		if _, lit := l.(*hclsyntax.LiteralValueExpr); lit {
+			l, r, op = r, l, flip(op)
+		}
+		n, ok := r.(*hclsyntax.LiteralValueExpr)
+		if !ok || n.Val.Type() != cty.Number || !n.Val.IsKnown() || n.Val.IsNull() {
+			return false
+		}
+		zero, one := n.Val.Equals(cty.Zero).True(), n.Val.Equals(cty.NumberIntVal(1)).True()
+		if !(op == hclsyntax.OpGreaterThan && zero || op == hclsyntax.OpGreaterThanOrEqual && one || op == hclsyntax.OpNotEqual && zero) {
+			return false
+		}
+		if !resultCount(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// resultCount tells whether e counts the step's rows or messages:
+// length(…result…), result.count, result.row_count or result.matched.
+func resultCount(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.FunctionCallExpr:
+		if e.Name != "length" || len(e.Args) != 1 {
+			return false
+		}
+		for _, tr := range e.Args[0].Variables() {
+			if tr.RootName() == "result" {
+				return true
+			}
+		}
+	case *hclsyntax.ScopeTraversalExpr:
+		names := attrNames(e.Traversal)
+		return e.Traversal.RootName() == "result" && len(e.Traversal) == 2 && len(names) == 1 &&
+			(names[0] == "count" || names[0] == "row_count" || names[0] == "matched")
+	}
+	return false
+}
+
+// conjuncts splits a condition at its top-level &&.
+func conjuncts(e hclsyntax.Expression) []hclsyntax.Expression {
+	e = unparen(e)
+	if b, ok := e.(*hclsyntax.BinaryOpExpr); ok && b.Op == hclsyntax.OpLogicalAnd {
+		return append(conjuncts(b.LHS), conjuncts(b.RHS)...)
+	}
+	return []hclsyntax.Expression{e}
+}
+
+func unparen(e hclsyntax.Expression) hclsyntax.Expression {
+	for {
+		p, ok := e.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expression
+	}
+}
+
+// flip is the comparison with its operands swapped: a < b is b > a.
+func flip(op *hclsyntax.Operation) *hclsyntax.Operation {
+	switch op {
+	case hclsyntax.OpLessThan:
+		return hclsyntax.OpGreaterThan
+	case hclsyntax.OpLessThanOrEqual:
+		return hclsyntax.OpGreaterThanOrEqual
+	case hclsyntax.OpGreaterThan:
+		return hclsyntax.OpLessThan
+	case hclsyntax.OpGreaterThanOrEqual:
+		return hclsyntax.OpLessThanOrEqual
+	}
+	return op
+}
