@@ -17,8 +17,9 @@ import (
 
 // Summaries of the lints' warnings, one per shape.
 const (
-	lintNoExpect   = "Experiment without expectations"
-	lintSanityOnly = "Experiment only checks that steps returned something"
+	lintRestatesWait = "Expectation restates its wait"
+	lintNoExpect     = "Experiment without expectations"
+	lintSanityOnly   = "Experiment only checks that steps returned something"
 )
 
 // keepSyntax keeps the syntax tree of a condition for the lints.
@@ -54,6 +55,7 @@ func (d *decoder) lintExperiment(e *Experiment) {
 				sanity = false
 				continue
 			}
+			d.lintRestatesWait(s, x, c)
 			sanity = sanity && sanityCheck(c)
 		}
 	}
@@ -75,6 +77,30 @@ func stepWord(n int) string {
 		return "step"
 	}
 	return "steps"
+}
+
+// lintRestatesWait warns about an expect of a wait whose condition is the
+// wait's until, or part of it: the wait succeeds only once until held, so
+// the expect holds whenever the step does.
+func (d *decoder) lintRestatesWait(s *Step, x *Expect, c hclsyntax.Expression) {
+	if s.Wait == nil || s.Wait.Until == nil {
+		return
+	}
+	until := d.cond(s.Wait.Until)
+	if until == nil {
+		return
+	}
+	have, want := d.conjunctSet(until), d.conjunctSet(c)
+	for k := range want {
+		if !have[k] {
+			return
+		}
+	}
+	how := "is the wait's own condition"
+	if len(want) < len(have) {
+		how = "is part of the wait's condition"
+	}
+	d.warnf(x.Condition.Range, lintRestatesWait, "Step %s re-runs %s until %s, and succeeds only when that held; this expect %s, so it cannot fail. Measure what the wait does not ensure: compare with a value captured before the change (step.NAME.VALUE), or with another layer.", s.Name, s.Wait.Rerun, oneLine(s.Wait.Until.Source), how)
 }
 
 // sanityCheck tells whether every part of a condition only checks that
@@ -145,6 +171,15 @@ func unparen(e hclsyntax.Expression) hclsyntax.Expression {
 	}
 }
 
+func comparison(op *hclsyntax.Operation) bool {
+	switch op {
+	case hclsyntax.OpEqual, hclsyntax.OpNotEqual, hclsyntax.OpLessThan, hclsyntax.OpLessThanOrEqual,
+		hclsyntax.OpGreaterThan, hclsyntax.OpGreaterThanOrEqual:
+		return true
+	}
+	return false
+}
+
 // flip is the comparison with its operands swapped: a < b is b > a.
 func flip(op *hclsyntax.Operation) *hclsyntax.Operation {
 	switch op {
@@ -159,3 +194,51 @@ func flip(op *hclsyntax.Operation) *hclsyntax.Operation {
 	}
 	return op
 }
+
+var opText = map[*hclsyntax.Operation]string{
+	hclsyntax.OpEqual: "==", hclsyntax.OpNotEqual: "!=", hclsyntax.OpLessThan: "<", hclsyntax.OpLessThanOrEqual: "<=",
+	hclsyntax.OpGreaterThan: ">", hclsyntax.OpGreaterThanOrEqual: ">=",
+}
+
+// conjunctSet are the keys of a condition's parts.
+func (d *decoder) conjunctSet(e hclsyntax.Expression) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range conjuncts(e) {
+		out[d.conjunctKey(k)] = true
+	}
+	return out
+}
+
+// conjunctKey is a part of a condition as normalized text, the same for
+// a == b and b == a, a < b and b > a.
+func (d *decoder) conjunctKey(e hclsyntax.Expression) string {
+	e = unparen(e)
+	b, ok := e.(*hclsyntax.BinaryOpExpr)
+	if !ok || !comparison(b.Op) {
+		return d.norm(e)
+	}
+	l, r, op := d.norm(b.LHS), d.norm(b.RHS), b.Op
+	if op == hclsyntax.OpLessThan || op == hclsyntax.OpLessThanOrEqual || (op == hclsyntax.OpEqual || op == hclsyntax.OpNotEqual) && l > r {
+		l, r, op = r, l, flip(op)
+	}
+	return l + " " + opText[op] + " " + r
+}
+
+// norm is an expression's source as its tokens, without the spaces,
+// newlines and comments between them.
+func (d *decoder) norm(e hclsyntax.Expression) string {
+	src := exprSource(d, e)
+	toks, _ := hclsyntax.LexExpression([]byte(src), e.Range().Filename, e.Range().Start)
+	var parts []string
+	for _, t := range toks {
+		switch t.Type {
+		case hclsyntax.TokenNewline, hclsyntax.TokenComment, hclsyntax.TokenEOF:
+			continue
+		}
+		parts = append(parts, string(t.Bytes))
+	}
+	return strings.Join(parts, " ")
+}
+
+// oneLine is text on one line, for a message.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
