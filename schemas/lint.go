@@ -18,6 +18,7 @@ import (
 // Summaries of the lints' warnings, one per shape.
 const (
 	lintRestatesWait = "Expectation restates its wait"
+	lintOwnSample    = "Expectation compares the step with its own sample"
 	lintNoExpect     = "Experiment without expectations"
 	lintSanityOnly   = "Experiment only checks that steps returned something"
 )
@@ -56,6 +57,7 @@ func (d *decoder) lintExperiment(e *Experiment) {
 				continue
 			}
 			d.lintRestatesWait(s, x, c)
+			d.lintOwnSample(s, x, c)
 			sanity = sanity && sanityCheck(c)
 		}
 	}
@@ -101,6 +103,67 @@ func (d *decoder) lintRestatesWait(s *Step, x *Expect, c hclsyntax.Expression) {
 		how = "is part of the wait's condition"
 	}
 	d.warnf(x.Condition.Range, lintRestatesWait, "Step %s re-runs %s until %s, and succeeds only when that held; this expect %s, so it cannot fail. Measure what the wait does not ensure: compare with a value captured before the change (step.NAME.VALUE), or with another layer.", s.Name, s.Wait.Rerun, oneLine(s.Wait.Until.Source), how)
+}
+
+// lintOwnSample warns about an expect that compares the step's result or
+// samples with one of its own samples (samples[0], …): the series against
+// itself, over the few seconds the step samples. A value that never goes
+// back (end offsets, a row count) cannot fail such a comparison.
+func (d *decoder) lintOwnSample(s *Step, x *Expect, c hclsyntax.Expression) {
+	found := false
+	hclsyntax.VisitAll(c, func(n hclsyntax.Node) hcl.Diagnostics {
+		b, ok := n.(*hclsyntax.BinaryOpExpr)
+		if !ok || found || !comparison(b.Op) {
+			return nil
+		}
+		if ownSeries(b.LHS) && ownSeries(b.RHS) && (indexedSample(b.LHS) || indexedSample(b.RHS)) {
+			found = true
+		}
+		return nil
+	})
+	if !found {
+		return
+	}
+	over := "within its one run" // a step with sample = { … } that is no wait
+	switch {
+	case s.Wait != nil && s.Wait.Duration != "":
+		over = "over the " + s.Wait.Duration + " it samples"
+	case s.Wait != nil:
+		over = "over the runs of its wait"
+	}
+	d.warnf(x.Condition.Range, lintOwnSample, "samples[…] are the runs of step %s itself, so this expect compares the step's series with itself %s: a value that never goes back, such as a topic's end offsets or a row count, cannot fail it. Compare with a value captured by a step before the change (capture = { … } there, step.NAME.VALUE here).", s.Name, over)
+}
+
+// ownSeries tells whether an operand reads only the step's own result and
+// samples (not a constant, not a captured value).
+func ownSeries(e hclsyntax.Expression) bool {
+	vars := e.Variables()
+	for _, tr := range vars {
+		if r := tr.RootName(); r != "result" && r != "samples" {
+			return false
+		}
+	}
+	return len(vars) > 0
+}
+
+// indexedSample tells whether e reads one sample: samples[i]….
+func indexedSample(e hclsyntax.Expression) bool {
+	found := false
+	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.ScopeTraversalExpr:
+			if n.Traversal.RootName() == "samples" && len(n.Traversal) > 1 {
+				_, idx := n.Traversal[1].(hcl.TraverseIndex)
+				found = found || idx
+			}
+		case *hclsyntax.IndexExpr:
+			if t, ok := n.Collection.(*hclsyntax.ScopeTraversalExpr); ok && len(t.Traversal) == 1 && t.Traversal.RootName() == "samples" {
+				found = true
+			}
+		}
+		return nil
+	})
+	return found
 }
 
 // sanityCheck tells whether every part of a condition only checks that

@@ -9,7 +9,7 @@ import (
 
 // lintSummaries are the summaries of the lints' warnings.
 var lintSummaries = map[string]bool{
-	lintRestatesWait: true, lintNoExpect: true, lintSanityOnly: true,
+	lintRestatesWait: true, lintOwnSample: true, lintNoExpect: true, lintSanityOnly: true,
 }
 
 // TestLintLabs runs the lints over the labs and logs what they find. It
@@ -57,6 +57,7 @@ func TestLintOnlyWhenAsked(t *testing.T) {
 func TestLintMessages(t *testing.T) {
 	want := map[string]string{
 		"lint_restates_wait": `lab.hcl:44,19-85: Expectation restates its wait; Step grown re-runs count until result.rows[0].n > step.before.n && result.rows[0].status != "NEW", and succeeds only when that held; this expect is the wait's own condition, so it cannot fail. Measure what the wait does not ensure: compare with a value captured before the change (step.NAME.VALUE), or with another layer.`,
+		"lint_own_sample":    `lab.hcl:46,19-47: Expectation compares the step with its own sample; samples[…] are the runs of step after itself, so this expect compares the step's series with itself over the 4s it samples: a value that never goes back, such as a topic's end offsets or a row count, cannot fail it. Compare with a value captured by a step before the change (capture = { … } there, step.NAME.VALUE here).`,
 		"lint_no_expect":     `lab.hcl:18,1-19: Experiment without expectations; Experiment looks has no expect, so nothing in it can fail: a run records what its steps returned, not an answer. Add an expect that measures its question ("How many orders are there?"), such as a value against one captured before the change, or one layer against another.`,
 		"lint_sanity_only":   `lab.hcl:24,1-23: Experiment only checks that steps returned something; Every expect of experiment something (steps source, topic) only checks that a step returned rows or messages, as length(result.rows) > 0 does: that shows the step found something, not the experiment's answer. Add an expect that measures its question ("Do orders reach Kafka?"), such as a value against one captured before the change, or one layer against another.`,
 	}
