@@ -2,11 +2,15 @@ package schemas
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/labgen/labgen/flinksql"
 )
 
 // The lints find expectations that cannot fail, and experiments in which
@@ -17,10 +21,11 @@ import (
 
 // Summaries of the lints' warnings, one per shape.
 const (
-	lintRestatesWait = "Expectation restates its wait"
-	lintOwnSample    = "Expectation compares the step with its own sample"
-	lintNoExpect     = "Experiment without expectations"
-	lintSanityOnly   = "Experiment only checks that steps returned something"
+	lintRestatesWait  = "Expectation restates its wait"
+	lintOwnSample     = "Expectation compares the step with its own sample"
+	lintFinalDistinct = "Count and distinct count are equal under FINAL"
+	lintNoExpect      = "Experiment without expectations"
+	lintSanityOnly    = "Experiment only checks that steps returned something"
 )
 
 // keepSyntax keeps the syntax tree of a condition for the lints.
@@ -58,6 +63,7 @@ func (d *decoder) lintExperiment(e *Experiment) {
 			}
 			d.lintRestatesWait(s, x, c)
 			d.lintOwnSample(s, x, c)
+			d.lintFinalDistinct(e, s, x, c)
 			sanity = sanity && sanityCheck(c)
 		}
 	}
@@ -164,6 +170,248 @@ func indexedSample(e hclsyntax.Expression) bool {
 		return nil
 	})
 	return found
+}
+
+// lintFinalDistinct warns about an expect that compares count() with a
+// distinct count of the key, on a ClickHouse query that reads its table
+// with FINAL: FINAL keeps one row per key of a ReplacingMergeTree, so
+// the two are equal whatever was ingested. The expect may be the query
+// step's or a wait's that re-runs it.
+func (d *decoder) lintFinalDistinct(e *Experiment, s *Step, x *Expect, c hclsyntax.Expression) {
+	q := s
+	if s.Wait != nil && s.Wait.Rerun != "" {
+		q = e.Step(s.Wait.Rerun)
+	}
+	if q == nil || q.Query == nil {
+		return
+	}
+	f := d.finalDistinct(q.Query)
+	if f == nil {
+		return
+	}
+	names := resultNames(c)
+	if !names[f.count] || !names[f.distinct] {
+		return
+	}
+	detail := fmt.Sprintf("Step %s reads %s with FINAL, which keeps one row per key (%s), so %s (count()) always equals %s (%s): an expect that compares them, directly or through a common value, cannot find a duplicate row. To see whether a key arrived more than once, count its rows without FINAL (every version ClickHouse received, before merges); to measure completeness, compare the distinct count with another layer, such as the source.", q.Name, f.table, strings.Join(f.key, ", "), f.count, f.distinct, f.distinctText)
+	// With a wait, what is left once count() is set aside may be the
+	// wait's own condition: then none of the expect can fail.
+	if s.Wait != nil && s.Wait.Until != nil {
+		if until := d.cond(s.Wait.Until); until != nil {
+			have := d.conjunctSet(until)
+			rest := 0
+			for _, k := range conjuncts(c) {
+				if resultNames(k)[f.count] {
+					continue
+				}
+				if !have[d.conjunctKey(k)] {
+					rest = -1
+					break
+				}
+				rest++
+			}
+			if rest > 0 {
+				detail += fmt.Sprintf(" The rest of the expect is the wait's condition (%s), so none of it can fail.", oneLine(s.Wait.Until.Source))
+			}
+		}
+	}
+	d.warnf(x.Condition.Range, lintFinalDistinct, "%s", detail)
+}
+
+// finalDistinctQuery is what lintFinalDistinct knows of a query: it reads
+// one table with FINAL, and names its count() and its distinct count of
+// the table's key.
+type finalDistinctQuery struct {
+	table, count, distinct, distinctText string
+	key                                  []string
+}
+
+// finalDistinct reads a ClickHouse query step's SQL: one table, read with
+// FINAL, a ClickHouse store of the lab, and output columns count() and
+// uniqExact(KEY) or count(DISTINCT KEY). Anything else is nil, so that
+// the lint stays silent rather than wrong.
+func (d *decoder) finalDistinct(q *QueryStep) *finalDistinctQuery {
+	if q.Engine != EngineClickHouse || q.SQL.Text == "" {
+		return nil
+	}
+	sql := capturedValue.ReplaceAllString(q.SQL.Text, "0")
+	toks := flinksql.Lex(sql)
+	refs := flinksql.TableRefs(toks)
+	if len(refs) != 1 || !readWithFinal(toks, refs[0]) {
+		return nil
+	}
+	t := d.clickHouseTable(refs[0])
+	if t == nil {
+		return nil
+	}
+	items, _, ok := flinksql.SelectList(toks)
+	if !ok {
+		return nil
+	}
+	f := &finalDistinctQuery{table: strings.Join(refs[0].Parts, "."), key: t.Key}
+	for _, it := range items {
+		if it.Name == "" {
+			continue
+		}
+		var call []flinksql.Token
+		for _, tk := range toks {
+			if tk.Pos >= it.Pos && tk.End <= it.End && tk.Pos < it.NamePos {
+				call = append(call, tk)
+			}
+		}
+		if len(call) > 0 && call[len(call)-1].Is("AS") {
+			call = call[:len(call)-1]
+		}
+		fn, args, ok := callOf(call)
+		distinct := len(call) > 2 && call[2].Is("DISTINCT")
+		switch {
+		case !ok:
+		case f.count == "" && strings.EqualFold(fn, "count") && !distinct && countsRows(args, t.Key):
+			f.count = it.Name
+		case f.distinct == "" && sameSet(t.Key, args) && (strings.EqualFold(fn, "uniqExact") || strings.EqualFold(fn, "count") && distinct):
+			f.distinct = it.Name
+			f.distinctText = sql[call[0].Pos:call[len(call)-1].End]
+		}
+	}
+	if f.count == "" || f.distinct == "" {
+		return nil
+	}
+	return f
+}
+
+// capturedValue is a captured value in the text of SQL that needs one:
+// placeholderText's <order_id from step pick>, or templateText's ${…}.
+// Read as words, "from step pick" would be a table.
+var capturedValue = regexp.MustCompile(`<[^<>]* from (step|experiment) [^<>]*>|\$\{[^{}]*\}`)
+
+// readWithFinal tells whether the table ref is followed by FINAL, after
+// an alias if any (FROM t FINAL, FROM t AS x FINAL, FROM t x FINAL).
+func readWithFinal(toks []flinksql.Token, r flinksql.TableRef) bool {
+	i := slices.IndexFunc(toks, func(t flinksql.Token) bool { return t.End == r.End })
+	if i < 0 {
+		return false
+	}
+	i++
+	if i < len(toks) && toks[i].Is("AS") {
+		i++
+	}
+	if i < len(toks) && toks[i].Ident() && !toks[i].Is("FINAL") && !clauseStart(toks[i]) {
+		i++
+	}
+	return i < len(toks) && toks[i].Is("FINAL")
+}
+
+// clauseStart tells whether a word after a table is no alias of it.
+func clauseStart(t flinksql.Token) bool {
+	for _, w := range []string{"WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "JOIN", "LEFT", "INNER", "SETTINGS", "PREWHERE", "SAMPLE", "ARRAY"} {
+		if t.Is(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// clickHouseTable is the lab's table whose ClickHouse store r names.
+func (d *decoder) clickHouseTable(r flinksql.TableRef) *Table {
+	for _, t := range d.lab.Tables {
+		s := t.Store(StoreClickHouse)
+		if s == nil || s.Name != r.Name() {
+			continue
+		}
+		if len(r.Parts) == 1 || len(r.Parts) == 2 && r.Parts[0] == s.Database {
+			return t
+		}
+	}
+	return nil
+}
+
+// callOf reads tokens as one call fn(arg, …) and nothing else; an
+// argument is a column (the last part of t.col), * or a number, and a
+// leading DISTINCT is skipped.
+func callOf(ts []flinksql.Token) (fn string, args []string, ok bool) {
+	if len(ts) < 3 || ts[0].Kind != flinksql.Word || ts[1].Text != "(" || ts[len(ts)-1].Text != ")" {
+		return "", nil, false
+	}
+	inner := ts[2 : len(ts)-1]
+	if len(inner) > 0 && inner[0].Is("DISTINCT") {
+		inner = inner[1:]
+	}
+	var cur string
+	for i, t := range inner {
+		switch {
+		case t.Kind == flinksql.Symbol && t.Text == ",":
+			if cur == "" {
+				return "", nil, false
+			}
+			args, cur = append(args, cur), ""
+		case t.Kind == flinksql.Symbol && t.Text == ".":
+			if cur == "" || i+1 == len(inner) {
+				return "", nil, false
+			}
+			cur = "" // t.col: the column is the part after the dot
+		case t.Ident() || t.Kind == flinksql.Number || t.Text == "*":
+			if cur != "" {
+				return "", nil, false
+			}
+			cur = t.Text
+		default:
+			return "", nil, false
+		}
+	}
+	if cur != "" {
+		args = append(args, cur)
+	} else if len(inner) > 0 {
+		return "", nil, false
+	}
+	return ts[0].Text, args, true
+}
+
+// countsRows tells whether count(args) counts every row: count(),
+// count(*), count(1), or count(KEY), whose columns are never null.
+func countsRows(args, key []string) bool {
+	return len(args) == 0 || len(args) == 1 && (args[0] == "*" || args[0] == "1") || slices.Equal(args, key)
+}
+
+// sameSet tells whether a and b hold the same names, in any order.
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// resultNames are the attribute names an expression reads from the
+// step's result, directly (result.rows[0].n) or through the variable of
+// a for expression over it (r.n); captured values, variables and samples
+// are left out, since their names are not the query's columns.
+func resultNames(e hclsyntax.Expression) map[string]bool {
+	out := map[string]bool{}
+	add := func(tr hcl.Traversal) {
+		for _, t := range tr {
+			if a, ok := t.(hcl.TraverseAttr); ok {
+				out[a.Name] = true
+			}
+		}
+	}
+	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.ScopeTraversalExpr:
+			switch n.Traversal.RootName() {
+			case "step", "experiment", "var", "samples":
+			default:
+				add(n.Traversal[1:])
+			}
+		case *hclsyntax.RelativeTraversalExpr:
+			add(n.Traversal)
+		}
+		return nil
+	})
+	return out
 }
 
 // sanityCheck tells whether every part of a condition only checks that

@@ -9,7 +9,7 @@ import (
 
 // lintSummaries are the summaries of the lints' warnings.
 var lintSummaries = map[string]bool{
-	lintRestatesWait: true, lintOwnSample: true, lintNoExpect: true, lintSanityOnly: true,
+	lintRestatesWait: true, lintOwnSample: true, lintFinalDistinct: true, lintNoExpect: true, lintSanityOnly: true,
 }
 
 // TestLintLabs runs the lints over the labs and logs what they find. It
@@ -56,10 +56,11 @@ func TestLintOnlyWhenAsked(t *testing.T) {
 // expectation cannot fail and what to write instead.
 func TestLintMessages(t *testing.T) {
 	want := map[string]string{
-		"lint_restates_wait": `lab.hcl:44,19-85: Expectation restates its wait; Step grown re-runs count until result.rows[0].n > step.before.n && result.rows[0].status != "NEW", and succeeds only when that held; this expect is the wait's own condition, so it cannot fail. Measure what the wait does not ensure: compare with a value captured before the change (step.NAME.VALUE), or with another layer.`,
-		"lint_own_sample":    `lab.hcl:46,19-47: Expectation compares the step with its own sample; samples[…] are the runs of step after itself, so this expect compares the step's series with itself over the 4s it samples: a value that never goes back, such as a topic's end offsets or a row count, cannot fail it. Compare with a value captured by a step before the change (capture = { … } there, step.NAME.VALUE here).`,
-		"lint_no_expect":     `lab.hcl:18,1-19: Experiment without expectations; Experiment looks has no expect, so nothing in it can fail: a run records what its steps returned, not an answer. Add an expect that measures its question ("How many orders are there?"), such as a value against one captured before the change, or one layer against another.`,
-		"lint_sanity_only":   `lab.hcl:24,1-23: Experiment only checks that steps returned something; Every expect of experiment something (steps source, topic) only checks that a step returned rows or messages, as length(result.rows) > 0 does: that shows the step found something, not the experiment's answer. Add an expect that measures its question ("Do orders reach Kafka?"), such as a value against one captured before the change, or one layer against another.`,
+		"lint_restates_wait":  `lab.hcl:44,19-85: Expectation restates its wait; Step grown re-runs count until result.rows[0].n > step.before.n && result.rows[0].status != "NEW", and succeeds only when that held; this expect is the wait's own condition, so it cannot fail. Measure what the wait does not ensure: compare with a value captured before the change (step.NAME.VALUE), or with another layer.`,
+		"lint_own_sample":     `lab.hcl:46,19-47: Expectation compares the step with its own sample; samples[…] are the runs of step after itself, so this expect compares the step's series with itself over the 4s it samples: a value that never goes back, such as a topic's end offsets or a row count, cannot fail it. Compare with a value captured by a step before the change (capture = { … } there, step.NAME.VALUE here).`,
+		"lint_final_distinct": `lab.hcl:65,19-94: Count and distinct count are equal under FINAL; Step serving reads serving.wide with FINAL, which keeps one row per key (order_id), so n (count()) always equals orders (uniqExact(order_id)): an expect that compares them, directly or through a common value, cannot find a duplicate row. To see whether a key arrived more than once, count its rows without FINAL (every version ClickHouse received, before merges); to measure completeness, compare the distinct count with another layer, such as the source. The rest of the expect is the wait's condition (result.rows[0].orders == step.source.n), so none of it can fail.`,
+		"lint_no_expect":      `lab.hcl:18,1-19: Experiment without expectations; Experiment looks has no expect, so nothing in it can fail: a run records what its steps returned, not an answer. Add an expect that measures its question ("How many orders are there?"), such as a value against one captured before the change, or one layer against another.`,
+		"lint_sanity_only":    `lab.hcl:24,1-23: Experiment only checks that steps returned something; Every expect of experiment something (steps source, topic) only checks that a step returned rows or messages, as length(result.rows) > 0 does: that shows the step found something, not the experiment's answer. Add an expect that measures its question ("Do orders reach Kafka?"), such as a value against one captured before the change, or one layer against another.`,
 	}
 	for fixture, w := range want {
 		_, diags := NewParser().Load(filepath.Join("testdata", "valid", fixture), Options{Lint: true})
