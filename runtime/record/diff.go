@@ -25,7 +25,8 @@ const absent = "(absent)"
 // which experiments and steps ran and how they ended, captured values,
 // expectation outcomes and counts (rows, messages). What always differs
 // between runs (times, durations, record and job IDs, endpoints) is
-// ignored.
+// ignored, and so are captured identifiers (IdentifierCapture: which order
+// a step followed depends on when it ran).
 func Diff(a, b *Record) []Difference {
 	var out []Difference
 	add := func(where, what, x, y string) {
@@ -68,11 +69,20 @@ func Diff(a, b *Record) []Difference {
 			}
 			add(sw, "status", stepState(x), stepState(y))
 			ca, cb := map[string]string{}, map[string]string{}
+			ids := map[string]bool{}
 			for _, c := range x.Captures {
 				ca[c.Name] = captureText(c)
+				ids[c.Name] = ids[c.Name] || x.IdentifierCapture(c)
 			}
 			for _, c := range y.Captures {
 				cb[c.Name] = captureText(c)
+				ids[c.Name] = ids[c.Name] || y.IdentifierCapture(c)
+			}
+			for n := range ids {
+				if ids[n] {
+					delete(ca, n)
+					delete(cb, n)
+				}
 			}
 			for _, n := range union(keys(ca), keys(cb)) {
 				add(sw, "captured "+n, get(ca, n), get(cb, n))

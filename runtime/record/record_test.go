@@ -30,7 +30,7 @@ func sample() *Record {
 				{Name: "pick", Kind: "query", Status: StatusOK, Started: t0, DurationMS: 12,
 					Ran:      &Ran{What: "clickhouse", SQL: "SELECT 1 -- pa$$w0rd\"x"},
 					Output:   &Output{Tables: []Table{{Columns: []string{"order_id", "note"}, Rows: [][]string{{"7", "a|b\nc"}}}}},
-					Captures: []Capture{{Name: "order_id", Expr: "result.rows[0].order_id", Display: "7"}},
+					Captures: []Capture{{Name: "order_id", Expr: "result.rows[0].order_id", Display: "7"}, {Name: "notes", Expr: "length(result.rows)", Value: json.RawMessage(`1`), Display: "1"}},
 					Counts:   map[string]int64{"rows": 1}},
 				{Name: "check", Kind: "query", Status: StatusError, Error: "Error 1146 (42S02): Table 'shop.nope' doesn't exist",
 					Expectations: []Expectation{{Message: "has rows", Condition: "length(result.rows) > 0", Held: false}}},
@@ -111,13 +111,16 @@ func TestDiff(t *testing.T) {
 	if ds := Diff(a, b); len(ds) != 0 {
 		t.Fatalf("volatile fields differ: %v", ds)
 	}
+	// The order followed is an identifier: it differs on every run and is
+	// not a difference; the number of notes is.
 	b.Experiments[0].Steps[0].Captures[0].Display = "8"
+	b.Experiments[0].Steps[0].Captures[1].Display = "3"
 	b.Experiments[0].Steps[0].Counts["rows"] = 3
 	b.Experiments[0].Steps[1].Status = StatusOK
 	b.Experiments[0].Steps[1].Expectations[0].Held = true
 	b.Experiments[0].Steps = append(b.Experiments[0].Steps, &Step{Name: "extra", Status: StatusSkipped})
 	got := FormatDiff(Diff(a, b))
-	want := `02 trace / pick: captured order_id: 7 → 8
+	want := `02 trace / pick: captured notes: 1 → 3
 02 trace / pick: rows: 1 → 3
 02 trace / check: status: error → ok
 02 trace / check: expectation “has rows”: not held → held
