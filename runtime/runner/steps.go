@@ -216,15 +216,16 @@ func (r *Runner) runQuery(ctx context.Context, e *schemas.Experiment, s *schemas
 	}
 	sql, err := r.evalString(e, q.SQL, "SQL")
 	if err != nil {
-		return outcome{ran: ran, err: err}
+		return outcome{ran: ran, err: fixed(err, "the SQL cannot be filled in")}
 	}
 	ran.SQL = sql
 	if err := sqlread.Check(q.Engine, sql); err != nil {
-		return outcome{ran: ran, err: fmt.Errorf("not run: steps may only read, and %v", err)}
+		return outcome{ran: ran, err: fixed(fmt.Errorf("not run: steps may only read, and %v", err), "the SQL does not only read")}
 	}
 	eng, err := r.engine(q.Engine)
 	if err != nil {
-		return outcome{ran: ran, err: err}
+		// The run's endpoints do not change while it runs.
+		return outcome{ran: ran, err: fixed(err, "no endpoint to query")}
 	}
 	maxRows := q.MaxRows
 	if maxRows <= 0 {
@@ -272,7 +273,7 @@ func (r *Runner) runKafka(ctx context.Context, e *schemas.Experiment, s *schemas
 	k := s.Kafka
 	ran := &record.Ran{What: "kafka", Endpoint: strings.Join(r.opt.Endpoints.Kafka, ",")}
 	if len(r.opt.Endpoints.Kafka) == 0 {
-		return outcome{ran: ran, err: errors.New("no Kafka to read: the lab's stack has no kafka and --kafka was not given")}
+		return outcome{ran: ran, err: fixed(errors.New("no Kafka to read: the lab's stack has no kafka and --kafka was not given"), "no Kafka to read")}
 	}
 	if k.Offsets {
 		return r.runKafkaOffsets(ctx, k, ran)
@@ -284,7 +285,7 @@ func (r *Runner) runKafka(ctx context.Context, e *schemas.Experiment, s *schemas
 	if k.Key != nil {
 		keyText, kerr := r.evalString(e, *k.Key, "Kafka key")
 		if kerr != nil {
-			return outcome{ran: ran, err: kerr}
+			return outcome{ran: ran, err: fixed(kerr, "the Kafka key cannot be filled in")}
 		}
 		ran.Detail = fmt.Sprintf("Every message of key `%s` in topic `%s`, all partitions.", keyText, k.Topic)
 		res, err = kafkaread.ByKey(ctx, r.opt.Endpoints.Kafka, k.Topic, []byte(keyText), opt)
@@ -325,7 +326,7 @@ func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
 	f := s.Flink
 	ran := &record.Ran{What: "flink", Endpoint: record.URL(r.opt.Endpoints.Flink)}
 	if r.flink == nil || r.opt.Endpoints.Flink == "" {
-		return outcome{ran: ran, err: errors.New("no Flink to ask: the lab's stack has no flink and --flink was not given")}
+		return outcome{ran: ran, err: fixed(errors.New("no Flink to ask: the lab's stack has no flink and --flink was not given"), "no Flink to ask")}
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.stepTimeout(s, defaultStepTimeout))
 	defer cancel()
@@ -488,6 +489,9 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 			r.take(sm, e, s, target.Kind, out)
 			if out.err != nil {
 				failed++
+				if why, ok := permanent(out.err); ok {
+					return stopWaiting(waitOutcome(out, detail, attempt, sm, sampled), attempt, out.err, why)
+				}
 			}
 			if !r.now().Add(interval).Before(end) {
 				res := waitOutcome(out, detail, attempt, sm, sampled)
@@ -521,6 +525,9 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 		r.take(sm, e, s, target.Kind, out)
 		res := waitOutcome(out, detail, attempt, sm, sampled)
 		elapsed := r.now().Sub(start).Round(time.Second)
+		if why, ok := permanent(out.err); ok {
+			return stopWaiting(res, attempt, out.err, why)
+		}
 		if out.err == nil {
 			c := r.evalCtx(e.Name, out.value)
 			c.Variables["samples"] = sm.value()
