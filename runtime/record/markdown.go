@@ -19,6 +19,12 @@ import (
 // DefaultMaxCell bounds a table cell in record.md when Limits.MaxCell is 0.
 const DefaultMaxCell = 120
 
+// KafkaMaxCell bounds a Kafka message's key or value in record.md. It is
+// far above MaxCell: the field that changes between versions of a key is
+// often late in the value, so a value is shown whole, and one cut at this
+// bound says how much was left out.
+const KafkaMaxCell = 4096
+
 // Markdown renders the record as the runbook with its results filled in.
 func Markdown(r *Record) []byte {
 	var b bytes.Buffer
@@ -101,9 +107,9 @@ func Markdown(r *Record) []byte {
 		head = append(head, []string{e.Name, "`" + e.Address + "`"})
 	}
 	lim := r.Limits
-	head = append(head, []string{"Limits", fmt.Sprintf("query output: %d rows unless a step says otherwise, %s of rows; table cells cut at %d characters; step timeout %s",
-		lim.MaxRows, bytesText(lim.MaxBytes), maxCell(lim), lim.StepTimeout)})
-	writeTable(w, []string{"", ""}, head, 0)
+	head = append(head, []string{"Limits", fmt.Sprintf("query output: %d rows unless a step says otherwise, %s of rows; table cells cut at %d characters (Kafka message keys and values at %d); step timeout %s",
+		lim.MaxRows, bytesText(lim.MaxBytes), maxCell(lim), KafkaMaxCell, lim.StepTimeout)})
+	writeTable(w, []string{"", ""}, head, nil)
 	fmt.Fprintln(w)
 	// The head shows a job's error on one line; its cause is often further
 	// down, so each error follows in full.
@@ -211,7 +217,7 @@ func writeStep(w io.Writer, n int, s *Step, lim Limits) {
 				fmt.Fprintf(w, "(no rows; columns: %s)\n", strings.Join(t.Columns, ", "))
 				continue
 			}
-			writeTable(w, t.Columns, t.Rows, maxCell(lim))
+			writeTable(w, t.Columns, t.Rows, cellLimits(s, t, maxCell(lim)))
 		}
 		if o.Text != "" {
 			fmt.Fprintf(w, "\n```\n%s\n```\n", strings.TrimRight(o.Text, "\n"))
@@ -265,10 +271,29 @@ func statusWord(s string) string {
 	return s
 }
 
+// cellLimit bounds the cells of one column: Max characters (0: no cut);
+// Say makes a cut cell say how much it left out.
+type cellLimit struct {
+	Max int
+	Say bool
+}
+
+// cellLimits bounds the cells of a step's table by column: maxCell, but a
+// Kafka message's key and value at KafkaMaxCell.
+func cellLimits(s *Step, t Table, maxCell int) []cellLimit {
+	limits := uniform(len(t.Columns), maxCell)
+	for i, c := range t.Columns {
+		if s.Ran != nil && s.Ran.What == "kafka" && (c == "key" || c == "value") {
+			limits[i] = cellLimit{Max: KafkaMaxCell, Say: true}
+		}
+	}
+	return limits
+}
+
 // writeTable writes a Markdown table through tablewriter. Cells are made
-// safe for one table row (| escaped, newlines shown as ⏎) and cut at
-// maxCell characters (0: no cut).
-func writeTable(w io.Writer, header []string, rows [][]string, maxCell int) {
+// safe for one table row (| escaped, newlines shown as ⏎) and cut at their
+// column's limit (none: no cut).
+func writeTable(w io.Writer, header []string, rows [][]string, limits []cellLimit) {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewMarkdown()),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -278,21 +303,39 @@ func writeTable(w io.Writer, header []string, rows [][]string, maxCell int) {
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithTrimSpace(tw.Off),
 	)
+	cell := func(s string, col int) string {
+		switch {
+		case col >= len(limits):
+			return Cell(s, 0)
+		case limits[col].Say:
+			return saidCell(s, limits[col].Max)
+		}
+		return Cell(s, limits[col].Max)
+	}
 	hs := make([]any, len(header))
 	for i, h := range header {
-		hs[i] = Cell(h, maxCell)
+		hs[i] = cell(h, i)
 	}
 	t.Header(hs...)
 	for _, r := range rows {
 		cells := make([]string, len(header))
 		for i := range cells {
 			if i < len(r) {
-				cells[i] = Cell(r[i], maxCell)
+				cells[i] = cell(r[i], i)
 			}
 		}
 		_ = t.Append(cells)
 	}
 	_ = t.Render()
+}
+
+// saidCell is Cell for values a reader compares whole (a Kafka message's
+// JSON): cut only past max, and then saying how much was left out.
+func saidCell(s string, max int) string {
+	if n := utf8.RuneCountInString(s); n > max {
+		s = string([]rune(s)[:max]) + fmt.Sprintf("… (%d more characters; record.json keeps the whole value)", n-max)
+	}
+	return Cell(s, 0)
 }
 
 // Cell makes s fit one Markdown table cell.
@@ -306,6 +349,15 @@ func Cell(s string, max int) string {
 	}
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return s
+}
+
+// uniform is one limit for n columns.
+func uniform(n, max int) []cellLimit {
+	limits := make([]cellLimit, n)
+	for i := range limits {
+		limits[i] = cellLimit{Max: max}
+	}
+	return limits
 }
 
 func maxCell(l Limits) int {
@@ -393,7 +445,7 @@ func writeSamples(w io.Writer, s *Step, maxCell int) {
 		rows = append(rows[:maxSampleRows/2], rows[len(rows)-maxSampleRows/2:]...)
 	}
 	fmt.Fprintln(w)
-	writeTable(w, cols, rows, maxCell)
+	writeTable(w, cols, rows, uniform(len(cols), maxCell))
 	if left > 0 {
 		fmt.Fprintf(w, "\n*%d samples in the middle are left out here; record.json keeps every one.*\n", left)
 	}
