@@ -152,6 +152,10 @@ func writeExperiment(w io.Writer, e *Experiment, lim Limits) {
 		fmt.Fprintf(w, "**Skipped:** %s\n", e.Skipped)
 		return
 	}
+	// The same paragraph as the published page's, from the same measure.
+	if rec := Recovery(e).Markdown(); rec != "" {
+		fmt.Fprintf(w, "%s\n\n", rec)
+	}
 	for i, s := range e.Steps {
 		writeStep(w, i+1, s, lim)
 	}
