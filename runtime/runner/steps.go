@@ -84,6 +84,8 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 				rc.Error = "the value is null"
 			case !v.IsWhollyKnown():
 				rc.Error = "the value is not known"
+			case emptyValue(v):
+				rc.Error = "the value is empty"
 			}
 			if rc.Error == "" {
 				b, err := json.Marshal(ctyjson.SimpleJSONValue{Value: v})
@@ -95,13 +97,13 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 				}
 			}
 			if rc.Error != "" {
-				r.missing[key(e.Name, s.Name, c.Name)] = fmt.Sprintf("step %s's capture found nothing (%s)", s.Name, rc.Error)
-				rs.Status = record.StatusError
-				msg := fmt.Sprintf("capture %s found nothing: `%s` gave %s", c.Name, c.Expr.Source, rc.Error)
-				if n, ok := out.counts["rows"]; ok {
-					msg += fmt.Sprintf(" (the query returned %d rows)", n)
+				why := strings.TrimSuffix(rc.Error, ".")
+				if size := resultSize(out.counts); size != "" {
+					why += "; " + size
 				}
-				rs.Error = joinErr(rs.Error, msg)
+				r.missing[key(e.Name, s.Name, c.Name)] = fmt.Sprintf("step %s's capture found nothing (%s)", s.Name, why)
+				rs.Status = record.StatusError
+				rs.Error = joinErr(rs.Error, fmt.Sprintf("capture %s = `%s` found nothing: %s", c.Name, c.Expr.Source, why))
 			}
 			rs.Captures = append(rs.Captures, rc)
 		}

@@ -17,7 +17,8 @@ import (
 )
 
 // waitsLab is a lab whose waits meet an error that waiting cannot change
-// (1, 2) and a table that comes later (3, 4).
+// (1, 2), a table that comes later (3, 4), and a capture that finds
+// nothing (5, as the seed lab's experiment 03 when no order is pending).
 const waitsLab = `
 lab "waits" {
   title = "Waits"
@@ -120,6 +121,57 @@ experiment "later_clickhouse" {
       interval = "200ms"
       timeout  = "30s"
     }
+  }
+}
+
+experiment "nothing_pending" {
+  number = 5
+  title  = "No order is pending"
+
+  step "orders" {
+    engine = "mysql"
+    sql    = "SELECT order_id FROM orders ORDER BY order_id"
+  }
+
+  step "pending" {
+    engine  = "mysql"
+    sql     = "SELECT order_id FROM orders WHERE order_id < 0"
+    capture = {
+      order_ids = join(", ", [for r in result.rows : tostring(r.order_id)])
+    }
+  }
+
+  step "serving_before" {
+    engine = "mysql"
+    sql    = "SELECT order_id FROM orders WHERE order_id IN (${step.pending.order_ids}) ORDER BY order_id"
+  }
+
+  step "payment" {
+    engine = "mysql"
+    sql    = "SELECT order_id FROM orders WHERE order_id IN (${step.pending.order_ids}) LIMIT 1"
+  }
+
+  step "wait_for_payment" {
+    wait = {
+      rerun    = step.payment
+      until    = length(result.rows) > 0
+      interval = "200ms"
+      timeout  = "1m"
+    }
+  }
+
+  # Needs the capture only in its until.
+  step "wait_for_order" {
+    wait = {
+      rerun    = step.orders
+      until    = contains([for r in result.rows : tostring(r.order_id)], step.pending.order_ids)
+      interval = "200ms"
+      timeout  = "1m"
+    }
+  }
+
+  step "after" {
+    note = "Steps that need nothing of pending still run."
   }
 }
 `
