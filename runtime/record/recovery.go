@@ -12,8 +12,8 @@ import (
 // the published page both state the figures Recovery computes, in the
 // words of (*Interruption).Markdown.
 const RecoveryDefinition = "The stop and the start are the moments labgen issued them (the service steps' starts); " +
-	"the service was up when its start step ended. The job counts as running again at the last sample of the first " +
-	"wait … until after the start whose condition held, else at the first sample after the start whose state is RUNNING. " +
+	"the service was up when its start step ended. The job counts as running again when the first wait … until after " +
+	"the start held (its last run), else at the first sample after the start whose state is RUNNING. " +
 	"These are the times the probes saw, at their sampling interval; they are not a proof of exactly-once processing."
 
 // Interruption is what a record shows of a service stopped and started
@@ -122,13 +122,18 @@ func Recovery(e *Experiment) *Interruption {
 }
 
 // runningAfter finds when the job counted as running in the steps after a
-// start: the last sample of the first wait … until that held, else the
-// first sample whose state is RUNNING.
+// start: the last run of the first wait … until that held (its last
+// sample; the step's end in records from before samples), else the first
+// sample whose state is RUNNING.
 func runningAfter(steps []*Step) (time.Time, string, bool) {
 	for _, w := range steps {
-		if w.WaitedUntil() && w.Status == StatusOK && len(w.Samples) > 0 {
-			return w.Samples[len(w.Samples)-1].At, w.Name, true
+		if !w.WaitedUntil() || w.Status != StatusOK {
+			continue
 		}
+		if n := len(w.Samples); n > 0 {
+			return w.Samples[n-1].At, w.Name, true
+		}
+		return w.Started.Add(time.Duration(w.DurationMS) * time.Millisecond), w.Name, true
 	}
 	for _, w := range steps {
 		for _, sm := range w.Samples {

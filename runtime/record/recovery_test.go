@@ -64,6 +64,12 @@ func TestRecovery(t *testing.T) {
 	if rec := Recovery(e); rec == nil || !rec.Recovers || rec.ToRunning() != rec.AfterStart() {
 		t.Errorf("restart: %+v", rec)
 	}
+	// A record from before samples: the wait held when it ended.
+	e = recoveryExp(true)
+	e.Steps[2].Samples, e.Steps[2].Sampled = nil, ""
+	if rec := Recovery(e); rec == nil || !rec.Recovers || rec.Running != e.Steps[2].Started.Add(9700*time.Millisecond) {
+		t.Errorf("without samples: %+v", rec)
+	}
 	if Recovery(&Experiment{Steps: []*Step{{Name: "q", Kind: "query", Status: StatusOK}}}).Markdown() != "" {
 		t.Error("an experiment without a stop has a recovery")
 	}
