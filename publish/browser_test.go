@@ -149,11 +149,12 @@ func TestBrowser(t *testing.T) {
 	}
 }
 
-// wantCharts by page: the sampled record has a state timeline, two
-// counters (checkpoints, records out) and the time to running; the real
-// seed-lab record samples nothing; the comparison overlays the two
-// counters.
-var wantCharts = map[string]int{"20261130-220756-339e": 4, "20261130-220756-339e-b": 4, "compare": 3, "20261130-214026-ac7a": 0}
+// wantCharts by page: the sampled record charts the two quantities that
+// change (checkpoints, vertex 1's records out) and the time to running
+// (its job state, RUNNING throughout, and vertex 2, 0 throughout, are
+// lines of text); the real seed-lab record samples nothing but has its
+// time to running; the comparison overlays the three counters.
+var wantCharts = map[string]int{"20261130-220756-339e": 3, "20261130-220756-339e-b": 3, "compare": 3, "20261130-214026-ac7a": 1}
 
 type figure struct {
 	Title     string `json:"title"`

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -52,15 +53,30 @@ type chart struct {
 	Left int
 }
 
+// sans is the charts' font: Liberation Sans has the metrics of Arial and
+// Helvetica, which the SVG names after it (svgFont), so that what render
+// measures is close to what a browser draws.
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
 func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
+	p.Title.TextStyle.Font = font.From(sans, 12)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, 11)
+		a.Tick.Label.Font = font.From(sans, 10)
+	}
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
-	p.Legend.Top = true
-	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// legendEntry is one line of a chart's legend, drawn below the plot
+// area (render), never over the data.
+type legendEntry struct {
+	Name  string
+	Thumb plot.Thumbnailer
 }
 
 // lineChart draws numeric series over time.
@@ -72,6 +88,7 @@ func lineChart(title, yLabel string, lines []line, markers []marker) (chart, err
 	}
 	p := newPlot(title, "seconds", yLabel)
 	p.Y.Tick.Marker = plainTicks{}
+	var legend []legendEntry
 	for i, l := range lines {
 		pl, err := plotter.NewLine(l.XY)
 		if err != nil {
@@ -80,7 +97,7 @@ func lineChart(title, yLabel string, lines []line, markers []marker) (chart, err
 		pl.Color = palette[i]
 		pl.Width = vg.Points(1.6)
 		p.Add(pl)
-		p.Legend.Add(l.Name, pl)
+		legend = append(legend, legendEntry{l.Name, pl})
 		if len(l.XY) <= 60 {
 			sc, err := plotter.NewScatter(l.XY)
 			if err != nil {
@@ -90,13 +107,17 @@ func lineChart(title, yLabel string, lines []line, markers []marker) (chart, err
 			p.Add(sc)
 		}
 	}
-	addMarkers(p, markers)
+	// One line needs no legend when the axis names it (not a key of it:
+	// records_out's vertex 1).
+	if len(lines) == 1 && lines[0].Name == yLabel {
+		legend = nil
+	}
 	c.Series = len(lines)
-	return c, render(p, &c, 300)
+	return c, render(p, &c, 300, legend, markers)
 }
 
-// timelineChart draws text series (a job's state) as steps between
-// levels, one level per state.
+// timelineChart draws spans between levels, one level per name (the
+// parts of an interruption).
 func timelineChart(title string, lines []line, levels []string, markers []marker) (chart, error) {
 	c := chart{Title: title}
 	p := newPlot(title, "seconds", "")
@@ -108,6 +129,7 @@ func timelineChart(title string, lines []line, levels []string, markers []marker
 		}
 		return ts
 	})
+	var legend []legendEntry
 	for i, l := range lines {
 		if i >= maxSeries {
 			c.Left++
@@ -121,14 +143,14 @@ func timelineChart(title string, lines []line, levels []string, markers []marker
 		pl.Color = palette[i]
 		pl.Width = vg.Points(2.4)
 		p.Add(pl)
-		if len(lines) > 1 {
-			p.Legend.Add(l.Name, pl)
-		}
+		legend = append(legend, legendEntry{l.Name, pl})
 		c.Series++
 	}
-	addMarkers(p, markers)
+	if len(lines) == 1 {
+		legend = nil
+	}
 	h := 110 + 26*len(levels)
-	return c, render(p, &c, h)
+	return c, render(p, &c, h, legend, markers)
 }
 
 // histogram draws observed counts (bars) and the counts a declared
@@ -150,7 +172,7 @@ func histogram(title, xLabel string, bins []record.Bin) (chart, error) {
 		h.Width = bins[0].Hi - bins[0].Lo
 	}
 	p.Add(h)
-	p.Legend.Add("observed", h)
+	legend := []legendEntry{{"observed", h}}
 	c.Series = 1
 	if len(xy) > 0 {
 		pl, err := plotter.NewLine(xy)
@@ -160,33 +182,26 @@ func histogram(title, xLabel string, bins []record.Bin) (chart, error) {
 		pl.Color = palette[1]
 		pl.Width = vg.Points(1.6)
 		p.Add(pl)
-		p.Legend.Add("declared", pl)
+		legend = append(legend, legendEntry{"declared", pl})
 		c.Series++
 	}
-	return c, render(p, &c, 300)
+	return c, render(p, &c, 300, legend, nil)
 }
 
+// addMarkers draws each marker as a dashed vertical line across the plot;
+// render writes their labels above the plot area.
 func addMarkers(p *plot.Plot, ms []marker) {
+	if p.Y.Max <= p.Y.Min {
+		return
+	}
 	for _, m := range ms {
-		xy := plotter.XYs{{X: m.X, Y: p.Y.Min}, {X: m.X, Y: p.Y.Max}}
-		if p.Y.Max <= p.Y.Min {
-			continue
-		}
-		l, err := plotter.NewLine(xy)
+		l, err := plotter.NewLine(plotter.XYs{{X: m.X, Y: p.Y.Min}, {X: m.X, Y: p.Y.Max}})
 		if err != nil {
 			continue
 		}
 		l.Color = color.Gray{0x88}
 		l.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 		p.Add(l)
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: m.X, Y: p.Y.Max}}, Labels: []string{" " + m.Label}})
-		if err == nil {
-			for i := range lb.TextStyle {
-				lb.TextStyle[i].Color = color.Gray{0x55}
-				lb.TextStyle[i].YAlign = -1
-			}
-			p.Add(lb)
-		}
 	}
 }
 
@@ -196,18 +211,121 @@ func addMarkers(p *plot.Plot, ms []marker) {
 var (
 	xmlProlog = regexp.MustCompile(`<\?xml[^>]*\?>\s*`)
 	svgSize   = regexp.MustCompile(`<svg([^>]*?) width="[^"]*" height="[^"]*"`)
+	svgFont   = strings.NewReplacer("font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
 )
 
-func render(p *plot.Plot, c *chart, height int) error {
-	// Markers are drawn after the data ranges are known: re-add them with
-	// the final range by drawing into the canvas once.
-	cv := vgsvg.New(vg.Points(640), vg.Points(float64(height)))
-	p.Draw(draw.New(cv))
+// chartWidth is the width charts are drawn at; the page scales them.
+const chartWidth = 640
+
+// slack widens measured text: the SVG names its fonts without embedding
+// them, and a browser with none of them draws a wider one (DejaVu Sans,
+// about 15% wider than Arial).
+const slack = 1.2
+
+// render draws a plot into c.SVG: the title on top, then the markers'
+// labels (staggered into rows where they would overlap), the plot, and
+// its legend in columns below it, so that no text lies over the data.
+func render(p *plot.Plot, c *chart, height int, legend []legendEntry, markers []marker) error {
+	addMarkers(p, markers)
+	title := p.Title.Text
+	titleSty := p.Title.TextStyle
+	p.Title.Text = ""
+	pad := vg.Points(4)
+	width := vg.Points(chartWidth)
+	// A long title is set smaller rather than cut at the edges.
+	for titleSty.Font.Size > 7 && titleSty.Width(title)*slack > width-2*pad {
+		titleSty.Font.Size -= 0.5
+	}
+
+	// Where the data area lies across: it does not depend on the height.
+	probe := draw.Canvas{Canvas: vgsvg.New(width, vg.Points(float64(height))), Rectangle: vg.Rectangle{Max: vg.Point{X: width, Y: vg.Points(float64(height))}}}
+	dataC := p.DataCanvas(probe)
+	trX, _ := p.Transforms(&dataC)
+
+	labelSty := p.X.Tick.Label
+	labelSty.Color = color.Gray{0x55}
+	labelSty.XAlign, labelSty.YAlign = draw.XLeft, draw.YBottom
+	lineH := labelSty.FontExtents().Height
+	type placed struct {
+		x   vg.Length
+		row int
+		txt string
+	}
+	var labels []placed
+	var rowEnd []vg.Length
+	for _, m := range markers {
+		txt := m.Label
+		w := labelSty.Width(txt) * slack
+		x := trX(m.X) + vg.Points(2)
+		if x+w > width {
+			x = width - w
+		}
+		row := 0
+		for row < len(rowEnd) && x < rowEnd[row]+pad {
+			row++
+		}
+		if row == len(rowEnd) {
+			rowEnd = append(rowEnd, 0)
+		}
+		rowEnd[row] = x + w
+		labels = append(labels, placed{x, row, txt})
+	}
+	markerH := vg.Length(len(rowEnd)) * lineH
+
+	leg := plot.NewLegend()
+	leg.TextStyle.Font = font.From(sans, 11)
+	entryW := vg.Length(0)
+	for _, e := range legend {
+		if w := leg.ThumbnailWidth + leg.TextStyle.Width(" "+e.Name)*slack + 3*pad; w > entryW {
+			entryW = w
+		}
+	}
+	cols, rows := 0, 0
+	var legendH vg.Length
+	if len(legend) > 0 {
+		cols = int((width - dataC.Min.X) / entryW)
+		cols = max(1, min(cols, len(legend)))
+		rows = (len(legend) + cols - 1) / cols
+		legendH = vg.Length(rows)*(leg.TextStyle.FontExtents().Height+pad) + 2*pad
+	}
+
+	titleH := vg.Length(0)
+	if title != "" {
+		titleH = titleSty.Rectangle(title).Size().Y + pad
+	}
+	total := vg.Points(float64(height)) + markerH + legendH
+	cv := vgsvg.New(width, total)
+	full := draw.New(cv)
+	if title != "" {
+		full.FillText(titleSty, vg.Point{X: full.Center().X, Y: full.Max.Y + titleSty.FontExtents().Descent}, title)
+	}
+	// The right margin keeps the last tick label inside in a wider font.
+	plotC := draw.Crop(full, 0, -2*pad, legendH, -(titleH + markerH))
+	p.Draw(plotC)
+	for _, l := range labels {
+		y := plotC.Max.Y + vg.Length(len(rowEnd)-1-l.row)*lineH
+		full.FillText(labelSty, vg.Point{X: l.x, Y: y}, l.txt)
+	}
+	for col := 0; col < cols; col++ {
+		l := plot.NewLegend()
+		l.TextStyle = leg.TextStyle
+		l.Top, l.Left = true, true
+		l.Padding = pad
+		for i := col; i < len(legend); i += cols {
+			l.Add(legend[i].Name, legend[i].Thumb)
+		}
+		x := dataC.Min.X + vg.Length(col)*entryW
+		l.Draw(draw.Canvas{Canvas: cv, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: x, Y: full.Min.Y},
+			Max: vg.Point{X: x + entryW, Y: full.Min.Y + legendH - pad},
+		}})
+	}
+
 	var b bytes.Buffer
 	if _, err := cv.WriteTo(&b); err != nil {
 		return err
 	}
-	s := xmlProlog.ReplaceAllString(b.String(), "")
+	s := svgFont.Replace(xmlProlog.ReplaceAllString(b.String(), ""))
 	s = svgSize.ReplaceAllString(s, `<svg$1 role="img"`)
 	s = strings.Replace(s, "<svg", fmt.Sprintf(`<svg aria-label="%s"`, attrEscape(c.Title)), 1)
 	c.SVG = s

@@ -2,13 +2,16 @@ package publish
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
+	"html"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labgen/labgen/runtime/record"
 )
@@ -169,7 +172,7 @@ func TestPageContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`data-time-to-running-ms="\d+"`).Match(s) || !strings.Contains(string(s), "Job state: running again") {
+	if !regexp.MustCompile(`data-time-to-running-ms="\d+"`).Match(s) || !strings.Contains(string(s), "Time to running: ") {
 		t.Error("the sampled page does not show the measured recovery")
 	}
 }
@@ -186,5 +189,148 @@ func TestWrite(t *testing.T) {
 	}
 	if _, err := Write(dir, []*record.Record{a, load(t, "orders")}); err == nil || !strings.Contains(err.Error(), "different labs") {
 		t.Errorf("two labs: %v", err)
+	}
+}
+
+// real is a committed record of a real run (docs/records).
+func real(t *testing.T, id string) *record.Record {
+	t.Helper()
+	r, err := record.Read(filepath.Join("..", "docs", "records", "orders", id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// tags and space reduce a page's HTML, or record.md's Markdown, to the
+// words a reader sees.
+var (
+	blocks  = regexp.MustCompile(`</?(?:td|th|tr|li|p|div|ul|h\d|caption|figcaption)\b[^>]*>`)
+	tags    = regexp.MustCompile(`<[^>]*>`)
+	mdMarks = regexp.MustCompile("\\*\\*|`")
+	space   = regexp.MustCompile(`\s+`)
+)
+
+func words(s string) string {
+	s = tags.ReplaceAllString(blocks.ReplaceAllString(s, " "), "")
+	return strings.TrimSpace(space.ReplaceAllString(html.UnescapeString(s), " "))
+}
+
+// svgs are a page's charts, left out where its text is read.
+var svgs = regexp.MustCompile(`(?s)<svg.*?</svg>`)
+
+// chartSeries is a sampled series as a step of a record keeps it.
+func sampledStep(name string, at time.Time, values ...map[string]string) *record.Step {
+	s := &record.Step{Name: name, Kind: "wait", Status: record.StatusOK, Started: at, Sampled: "step `probe` every 1s for 4s: …",
+		Ran: &record.Ran{What: "wait", Detail: "Re-ran step `probe` every 1s for 4s."}}
+	for i, v := range values {
+		sm := record.Sample{At: at.Add(time.Duration(i) * time.Second), MS: int64(i) * 1000, Values: map[string]json.RawMessage{}}
+		for k, x := range v {
+			sm.Values[k] = json.RawMessage(x)
+		}
+		s.Samples = append(s.Samples, sm)
+	}
+	return s
+}
+
+// TestChartsOnlyQuantities: a chart is drawn for a numeric series that is
+// no identifier and changes over more than one point; a constant series
+// or a changed text is a line of text; identifiers and single points are
+// left to the samples table.
+func TestChartsOnlyQuantities(t *testing.T) {
+	at := time.Date(2026, 12, 1, 1, 0, 0, 0, time.UTC)
+	probe := sampledStep("probe", at,
+		map[string]string{"order_id": "489", "payment id": "7", "followed": "489", "lag": "1", "restored": "12", "state": `"RESTARTING"`, "once": "5"},
+		map[string]string{"order_id": "490", "payment id": "8", "followed": "490", "lag": "4", "restored": "12", "state": `"RUNNING"`},
+		map[string]string{"order_id": "491", "payment id": "9", "followed": "491", "lag": "2", "restored": "12", "state": `"RUNNING"`},
+	)
+	// followed reads the key column its step shows: an identifier by its
+	// values.
+	probe.Output = &record.Output{Tables: []record.Table{{Columns: []string{"order_id"}, Rows: [][]string{{"489"}, {"490"}, {"491"}}}}}
+	r := load(t, "orders")
+	r.Experiments = []*record.Experiment{{Name: "probe", Number: 1, Title: "Probe", Status: record.ExpDone, Total: 1, Steps: []*record.Step{probe}}}
+	b, err := Page(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	caps := regexp.MustCompile(`<figcaption>([^<]*)</figcaption>`).FindAllStringSubmatch(page, -1)
+	if len(caps) != 1 || caps[0][1] != "lag over time" {
+		t.Errorf("charts %q, want only lag's", caps)
+	}
+	text := words(svgs.ReplaceAllString(page, ""))
+	for _, want := range []string{"restored: 12 throughout (3 samples, 0.0 s–2.0 s)", "state: RESTARTING from 0.0 s, RUNNING from 1.0 s"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the page does not say %q", want)
+		}
+	}
+	for _, bad := range []string{"order_id:", "payment id:", "followed:", "once:", "order_id over time", "followed over time"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the page says %q: an identifier or a single point outside its table", bad)
+		}
+	}
+}
+
+// TestRecoveryTheSame: record.md and the page state the measured recovery
+// in the same words, with the same numbers (a real run's record, whose
+// service steps have only their command, and the sampled fixture).
+func TestRecoveryTheSame(t *testing.T) {
+	for _, r := range []*record.Record{real(t, "20261201-015500-7f18"), load(t, "sampled")} {
+		e := r.Experiment("worker_recovery")
+		rec := record.Recovery(e)
+		if rec == nil || !rec.Recovers {
+			t.Fatalf("%s: no recovery measured", r.ID)
+		}
+		para := rec.Markdown()
+		md := string(record.Markdown(r))
+		if !strings.Contains(md, "\n"+para+"\n") {
+			t.Errorf("%s: record.md lacks the recovery paragraph", r.ID)
+		}
+		b, err := Page(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`(?s)<div class="recovery callout"[^>]*>(.*?)</div>`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("%s: the page has no recovery", r.ID)
+		}
+		if got, want := words(string(m[1])), words(mdMarks.ReplaceAllString(para, "")); got != want {
+			t.Errorf("%s: the page says\n%s\nrecord.md says\n%s", r.ID, got, want)
+		}
+	}
+	// The real run: 45.0 s from the stop, 14.9 s from the start, 9.8 s
+	// from the service being up (its lab's capture, 9706 ms, counts from
+	// the wait's start, just after).
+	para := record.Recovery(real(t, "20261201-015500-7f18").Experiment("worker_recovery")).Markdown()
+	for _, want := range []string{"**45.0 s after the stop**", "14.9 s after the start", "9.8 s after the service was up"} {
+		if !strings.Contains(para, want) {
+			t.Errorf("the real run's recovery lacks %q:\n%s", want, para)
+		}
+	}
+}
+
+// TestSQLFolded: a job's long SQL, at each of the four steps that ran it,
+// is folded; the second time onwards says where it was first.
+func TestSQLFolded(t *testing.T) {
+	b, err := Page(real(t, "20261201-015500-7f18"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	sums := regexp.MustCompile(`<details class="sql"><summary>([^<]*)</summary>`).FindAllStringSubmatch(page, -1)
+	jobs := 0
+	for _, s := range sums {
+		if strings.HasPrefix(s[1], "SQL sql/flink/hourly_sales.sql, 110 lines") {
+			jobs++
+		}
+	}
+	if jobs != 4 || !strings.Contains(page, "110 lines, the same as at 04 hourly_summary / batch") {
+		t.Errorf("the job's SQL is folded %d times, want 4: %q", jobs, sums)
+	}
+	if n := strings.Count(page, `<pre class="sql"><code>-- sql/flink/hourly_sales.sql`); n != 4 {
+		t.Errorf("the job's SQL is on the page %d times", n)
+	}
+	if !strings.Contains(page, `<pre class="sql"><code>SELECT COUNT(*) AS n FROM orders</code></pre>`) {
+		t.Error("a short query is folded")
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/labgen/labgen/runtime/record"
-	"github.com/labgen/labgen/schemas"
 )
 
 type headRow struct{ Key, Value string }
@@ -29,10 +28,15 @@ type expView struct {
 	E      *record.Experiment
 	Steps  []stepView
 	Charts []chart
+	// Notes are the sampled series that are no chart: constant ones, and
+	// text that changed (a status), one line each.
+	Notes []seriesNote
 	// Recovery is the measured recovery, when the experiment stopped and
-	// started a service and sampled a job's state.
-	Recovery *recovery
-	More     int
+	// started a service; RecoveryText its paragraph, the same as
+	// record.md's.
+	Recovery     *record.Interruption
+	RecoveryText string
+	More         int
 }
 
 type stepView struct {
@@ -43,21 +47,15 @@ type stepView struct {
 	SampleRows [][]string
 	// Compare is the histogram of a compare step: observed vs declared.
 	Compare *chart
+	// FoldSQL puts the step's SQL in a <details> titled SQLSummary: long
+	// SQL, or SQL the page showed before (a job's, at every batch step).
+	FoldSQL    bool
+	SQLSummary string
 }
 
-// recovery is what the record shows of a worker interruption, as
-// measured: when the service stopped and started, and when the job ran
-// again.
-type recovery struct {
-	Service            string
-	Stopped, Started   time.Time
-	Running            time.Time
-	HasStart, Recovers bool
-	// ToRunning is from the stop to running again; AfterStart from the
-	// start.
-	ToRunning, AfterStart time.Duration
-	Held                  string
-	States                []string
+// seriesNote is a sampled series in words: "0 throughout (20 samples)".
+type seriesNote struct {
+	Name, Text string
 }
 
 func recordView(r *record.Record) (*pageView, error) {
@@ -74,6 +72,7 @@ func recordView(r *record.Record) (*pageView, error) {
 	}
 	v.Summary = r.Count().Summary()
 	v.Head = head(r)
+	shown := map[string]string{}
 	for _, e := range r.Experiments {
 		ev := expView{E: e, More: e.Total - len(e.Steps)}
 		if e.Status == record.ExpSkipped {
@@ -82,6 +81,12 @@ func recordView(r *record.Record) (*pageView, error) {
 		for i, s := range e.Steps {
 			sv := stepView{N: i + 1, S: s}
 			sv.SampleCols, sv.SampleRows = sampleTable(s)
+			if s.Ran != nil && s.Ran.SQL != "" {
+				sv.FoldSQL, sv.SQLSummary = foldSQL(s.Ran.SQL, shown[s.Ran.SQL])
+				if _, ok := shown[s.Ran.SQL]; !ok {
+					shown[s.Ran.SQL] = fmt.Sprintf("%02d %s / %s", e.Number, e.Name, s.Name)
+				}
+			}
 			if c := s.Compare; c != nil && len(c.Bins) > 0 {
 				x := c.Column
 				if c.Unit != "" {
@@ -95,11 +100,13 @@ func recordView(r *record.Record) (*pageView, error) {
 			}
 			ev.Steps = append(ev.Steps, sv)
 		}
-		charts, rec, err := experimentCharts(e)
+		ev.Recovery = record.Recovery(e)
+		ev.RecoveryText = ev.Recovery.Markdown()
+		charts, notes, err := experimentCharts(e, ev.Recovery)
 		if err != nil {
 			return nil, fmt.Errorf("experiment %s: %w", e.Name, err)
 		}
-		ev.Charts, ev.Recovery = charts, rec
+		ev.Charts, ev.Notes = charts, notes
 		v.Experiments = append(v.Experiments, ev)
 	}
 	for _, n := range r.Selected {
@@ -183,36 +190,81 @@ func sampleTable(s *record.Step) ([]string, [][]string) {
 	return s.SampleTable()
 }
 
+// foldSQL says whether a step's SQL goes into a <details>, and its
+// summary: SQL of more than foldLines lines or foldChars characters, or a
+// multi-line statement the page showed before (seenAt names where).
+func foldSQL(sql, seenAt string) (bool, string) {
+	sql = strings.TrimSpace(sql)
+	lines := strings.Count(sql, "\n") + 1
+	long := lines > foldLines || len(sql) > foldChars
+	if !long && (seenAt == "" || lines == 1) {
+		return false, ""
+	}
+	sum := "SQL"
+	// A rendered job's first line names its file: "-- sql/flink/x.sql".
+	if first, _, _ := strings.Cut(sql, "\n"); strings.HasPrefix(first, "-- ") && len(first) < 80 {
+		sum += " " + strings.TrimPrefix(first, "-- ")
+	}
+	sum += fmt.Sprintf(", %d lines", lines)
+	if seenAt != "" {
+		sum += ", the same as at " + seenAt
+	}
+	return true, sum
+}
+
+// SQL longer than this is folded.
+const (
+	foldLines = 15
+	foldChars = 1200
+)
+
 // expSeries is a series of an experiment: points from every step that
 // samples the same name, on the experiment's clock.
 type expSeries struct {
 	name    string
 	group   string
 	numeric bool
-	xy      plotter.XYs
-	texts   []string
+	// ident: an identifier (record.IdentifierSeries in any of its steps),
+	// never charted or compared.
+	ident bool
+	xy    plotter.XYs
+	texts []string
 }
 
 // collect gathers an experiment's samples by name, x in seconds since t0.
+// A name a lab gave its samples is one quantity in every step that samples
+// it (rows / mysql_orders before, during and after a stop), and so is a
+// job's state, checkpoints or restarts. A query that kept its kind's
+// defaults names them by its result's columns, which other queries share:
+// such a series is one per query, and where two shown share a name, each
+// says the first step that sampled it.
 func collect(e *record.Experiment, t0 time.Time) []*expSeries {
-	byName := map[string]*expSeries{}
+	byKey := map[string]*expSeries{}
 	var order []string
+	first := map[string]string{}
 	for _, s := range e.Steps {
+		source := ""
+		if strings.HasSuffix(s.Sampled, record.DefaultSamples) && s.Ran != nil {
+			source = s.Ran.SQL
+		}
 		for _, x := range s.Series() {
-			es, ok := byName[x.Name]
+			key := x.Name + "\x00" + source
+			es, ok := byKey[key]
 			if !ok {
 				group, _, _ := strings.Cut(x.Name, " / ")
 				es = &expSeries{name: x.Name, group: group, numeric: true}
-				byName[x.Name] = es
-				order = append(order, x.Name)
+				byKey[key] = es
+				order = append(order, key)
+				first[key] = s.Name
 			}
 			es.numeric = es.numeric && x.Numeric
+			es.ident = es.ident || s.IdentifierSeries(x)
 			for _, p := range x.Points {
 				sec := p.At.Sub(t0).Seconds()
 				switch {
 				case p.Num != nil:
 					es.xy = append(es.xy, plotter.XY{X: sec, Y: *p.Num})
-					es.texts = append(es.texts, "")
+					es.texts = append(es.texts, p.ValueText())
 				case p.Text != nil:
 					es.xy = append(es.xy, plotter.XY{X: sec})
 					es.texts = append(es.texts, *p.Text)
@@ -220,45 +272,98 @@ func collect(e *record.Experiment, t0 time.Time) []*expSeries {
 			}
 		}
 	}
-	out := make([]*expSeries, 0, len(order))
-	for _, n := range order {
-		if len(byName[n].xy) > 0 {
-			out = append(out, byName[n])
+	// Only series that can show (more than a point, no identifier) need
+	// telling apart.
+	names := map[string]int{}
+	for _, k := range order {
+		if es := byKey[k]; !es.ident && len(es.xy) > 1 {
+			names[es.name]++
 		}
+	}
+	out := make([]*expSeries, 0, len(order))
+	for _, k := range order {
+		es := byKey[k]
+		if len(es.xy) == 0 {
+			continue
+		}
+		if names[es.name] > 1 && !es.ident && len(es.xy) > 1 {
+			es.name += " (step " + first[k] + ")"
+			es.group += " (step " + first[k] + ")"
+		}
+		sortSeries(es)
+		out = append(out, es)
 	}
 	return out
 }
 
-// experimentCharts draws an experiment's samples: one line chart per
-// sampled name (its keys as lines), a timeline per text series (a job's
-// state), with the experiment's compose steps as markers; and the
-// recovery, when a service was stopped and the job's state sampled.
-func experimentCharts(e *record.Experiment) ([]chart, *recovery, error) {
-	if len(e.Steps) == 0 {
-		return nil, nil, nil
+// sortSeries puts a series' points in time order (several steps sample
+// one name).
+func sortSeries(s *expSeries) {
+	idx := make([]int, len(s.xy))
+	for i := range idx {
+		idx[i] = i
 	}
+	sort.SliceStable(idx, func(a, b int) bool { return s.xy[idx[a]].X < s.xy[idx[b]].X })
+	xy, texts := make(plotter.XYs, len(idx)), make([]string, len(idx))
+	for i, j := range idx {
+		xy[i], texts[i] = s.xy[j], s.texts[j]
+	}
+	s.xy, s.texts = xy, texts
+}
+
+// constant tells whether every point of a series has one value.
+func (s *expSeries) constant() bool {
+	for _, t := range s.texts {
+		if t != s.texts[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// charted tells whether a series is a chart: a quantity (numeric, not an
+// identifier) with more than one point that changes.
+func (s *expSeries) charted() bool {
+	return s.numeric && !s.ident && len(s.xy) > 1 && !s.constant()
+}
+
+// experimentT0 is the start of an experiment's first step: the x origin
+// of its charts.
+func experimentT0(e *record.Experiment) time.Time {
 	t0 := time.Time{}
 	for _, s := range e.Steps {
 		if !s.Started.IsZero() && (t0.IsZero() || s.Started.Before(t0)) {
 			t0 = s.Started
 		}
 	}
-	series := collect(e, t0)
-	if len(series) == 0 {
+	return t0
+}
+
+// experimentCharts draws an experiment's sampled quantities, one line
+// chart per sampled name (its keys as lines), with the experiment's
+// service steps as markers, and the recovery when there was one. What is
+// not a quantity is not drawn: identifiers not at all, a constant series
+// or a text that changed (a status) as one line of text each.
+func experimentCharts(e *record.Experiment, rec *record.Interruption) ([]chart, []seriesNote, error) {
+	if len(e.Steps) == 0 {
 		return nil, nil, nil
 	}
+	t0 := experimentT0(e)
+	series := collect(e, t0)
 	var markers []marker
 	for _, s := range e.Steps {
-		if s.Kind == schemas.StepCompose && s.Ran != nil && s.Status != record.StatusSkipped {
-			markers = append(markers, marker{X: s.Started.Sub(t0).Seconds(), Label: strings.TrimPrefix(s.Ran.Command, "docker compose ")})
+		if action, svc := record.ServiceAction(s); action != "" && s.Status != record.StatusSkipped {
+			markers = append(markers, marker{X: s.Started.Sub(t0).Seconds(), Label: action + " " + svc})
 		}
 	}
-	rec := measureRecovery(e)
+	if rec != nil && rec.Recovers {
+		markers = append(markers, marker{X: rec.Running.Sub(t0).Seconds(), Label: "running again"})
+	}
 	var charts []chart
 	groups := map[string][]line{}
 	var gorder []string
 	for _, s := range series {
-		if !s.numeric {
+		if !s.charted() {
 			continue
 		}
 		if _, ok := groups[s.group]; !ok {
@@ -268,37 +373,7 @@ func experimentCharts(e *record.Experiment) ([]chart, *recovery, error) {
 		if g, rest, ok := strings.Cut(s.name, " / "); ok && g == s.group {
 			name = rest
 		}
-		xy := append(plotter.XYs(nil), s.xy...)
-		sort.SliceStable(xy, func(i, j int) bool { return xy[i].X < xy[j].X })
-		groups[s.group] = append(groups[s.group], line{Name: name, XY: xy})
-	}
-	for _, s := range series {
-		if s.numeric {
-			continue
-		}
-		levels := stateLevels(s.texts)
-		lv := map[string]int{}
-		for i, l := range levels {
-			lv[l] = i
-		}
-		var xy plotter.XYs
-		for i, p := range s.xy {
-			if s.texts[i] == "" {
-				continue
-			}
-			xy = append(xy, plotter.XY{X: p.X, Y: float64(lv[s.texts[i]])})
-		}
-		ms := markers
-		title := s.name + " over time"
-		if rec != nil && rec.Recovers && s.name == "state" {
-			ms = append(append([]marker(nil), markers...), marker{X: rec.Running.Sub(t0).Seconds(), Label: fmt.Sprintf("running again (+%s)", secs(rec.ToRunning))})
-			title = fmt.Sprintf("Job state: running again %s after the stop", secs(rec.ToRunning))
-		}
-		c, err := timelineChart(title, []line{{Name: s.name, XY: xy}}, levels, ms)
-		if err != nil {
-			return nil, nil, err
-		}
-		charts = append(charts, c)
+		groups[s.group] = append(groups[s.group], line{Name: name, XY: s.xy})
 	}
 	for _, g := range gorder {
 		c, err := lineChart(g+" over time", g, groups[g], markers)
@@ -314,86 +389,78 @@ func experimentCharts(e *record.Experiment) ([]chart, *recovery, error) {
 		}
 		charts = append(charts, c)
 	}
-	return charts, rec, nil
+	return charts, seriesNotes(series), nil
 }
 
-func secs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
+// maxChanges bounds the changes of a text series told in words; one that
+// changes more often (a timestamp) is left to the samples table.
+const maxChanges = 4
 
-// stateLevels orders a timeline's states: RUNNING on top, the others
-// below in the order first seen.
-func stateLevels(texts []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range texts {
-		if t != "" && t != "RUNNING" && !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return append(out, "RUNNING")
-}
-
-// measureRecovery finds a compose stop, the start after it, and the first
-// moment after the start that the job counted as running again: the
-// condition of the first wait … until after the start that held (its last
-// sample), else the first sample whose state is RUNNING. Measured, not
-// proven: it says when the probe saw it.
-func measureRecovery(e *record.Experiment) *recovery {
-	var rec *recovery
-	for i, s := range e.Steps {
-		if s.Kind != schemas.StepCompose || s.Ran == nil || s.Status != record.StatusOK {
+// seriesNotes tells in words the series that are not charted but say
+// something: a constant series ("0 throughout", of several points), and a
+// text that changed a few times ("PENDING from 7.1 s, PAID from 16.3 s").
+// Constant series of one group with one value share a line. Identifiers
+// and single points are left to the samples tables.
+func seriesNotes(series []*expSeries) []seriesNote {
+	type key struct{ group, value string }
+	var out []seriesNote
+	same := map[key]int{}
+	// keys are the keys of a group's series that share a note.
+	keys := map[int][]string{}
+	for _, s := range series {
+		if s.ident || len(s.xy) < 2 || s.charted() {
 			continue
 		}
-		f := strings.Fields(s.Ran.Command)
-		if len(f) < 2 {
+		if s.constant() {
+			k := key{s.group, s.texts[0]}
+			text := fmt.Sprintf("%s throughout (%d samples, %s–%s)", s.texts[0], len(s.xy), secs(s.xy[0].X), secs(s.xy[len(s.xy)-1].X))
+			if i, ok := same[k]; ok && s.group != s.name {
+				_, rest, _ := strings.Cut(s.name, " / ")
+				keys[i] = append(keys[i], rest)
+				continue
+			}
+			if g, rest, ok := strings.Cut(s.name, " / "); ok {
+				same[k] = len(out)
+				keys[len(out)] = []string{rest}
+				out = append(out, seriesNote{Name: g, Text: text})
+				continue
+			}
+			out = append(out, seriesNote{Name: s.name, Text: text})
 			continue
 		}
-		action, svc := f[len(f)-2], f[len(f)-1]
-		switch {
-		case action == "stop" && rec == nil:
-			rec = &recovery{Service: svc, Stopped: s.Started}
-		case action == "start" && rec != nil && svc == rec.Service && !rec.HasStart:
-			rec.Started, rec.HasStart = s.Started, true
-			for _, w := range e.Steps[i+1:] {
-				if w.Kind == schemas.StepWait && len(w.Samples) > 0 && w.Status == record.StatusOK && strings.Contains(w.Ran.Detail, "until") {
-					last := w.Samples[len(w.Samples)-1]
-					rec.Running, rec.Recovers, rec.Held = last.At, true, w.Name
-					break
-				}
-			}
-			if !rec.Recovers {
-				for _, w := range e.Steps[i+1:] {
-					for _, sm := range w.Samples {
-						if string(sm.Values["state"]) == `"RUNNING"` {
-							rec.Running, rec.Recovers = sm.At, true
-							break
-						}
-					}
-					if rec.Recovers {
-						break
-					}
-				}
+		var parts []string
+		for i, t := range s.texts {
+			if i == 0 || t != s.texts[i-1] {
+				parts = append(parts, fmt.Sprintf("%s from %s", t, secs(s.xy[i].X)))
 			}
 		}
+		if len(parts) <= maxChanges+1 {
+			out = append(out, seriesNote{Name: s.name, Text: strings.Join(parts, ", ")})
+		}
 	}
-	if rec == nil || !rec.HasStart {
-		return rec
+	for i, ks := range keys {
+		if len(ks) > 3 {
+			ks = []string{ks[0], ks[1], "…", ks[len(ks)-1] + fmt.Sprintf(" (%d series)", len(ks))}
+		}
+		out[i].Name += " / " + strings.Join(ks, ", ")
 	}
-	if rec.Recovers {
-		rec.ToRunning = rec.Running.Sub(rec.Stopped)
-		rec.AfterStart = rec.Running.Sub(rec.Started)
-	}
-	return rec
+	return out
 }
 
-// recoveryBar shows the interruption as two spans on one axis: the
-// service down, and the job waiting to run after its start.
-func recoveryBar(rec *recovery) (chart, error) {
+func secs(x float64) string { return fmt.Sprintf("%.1f s", x) }
+
+// recoveryBar shows the interruption as spans on one axis: the service
+// down, starting, and the job not yet running after it was up.
+func recoveryBar(rec *record.Interruption) (chart, error) {
 	down := rec.Started.Sub(rec.Stopped).Seconds()
+	up := down + rec.StartTook().Seconds()
+	run := rec.ToRunning().Seconds()
 	lines := []line{
-		{Name: rec.Service + " stopped", XY: plotter.XYs{{X: 0, Y: 1}, {X: down, Y: 1}}},
-		{Name: "job not yet running after the start", XY: plotter.XYs{{X: down, Y: 0}, {X: down + rec.AfterStart.Seconds(), Y: 0}}},
+		{Name: rec.Service + " stopped", XY: plotter.XYs{{X: 0, Y: 2}, {X: down, Y: 2}}},
+		{Name: rec.Service + " starting", XY: plotter.XYs{{X: down, Y: 1}, {X: up, Y: 1}}},
+		{Name: "job not yet running", XY: plotter.XYs{{X: up, Y: 0}, {X: run, Y: 0}}},
 	}
-	c, err := timelineChart(fmt.Sprintf("Time to running: %s (%s after the start)", secs(rec.ToRunning), secs(rec.AfterStart)), lines, []string{"job waiting", "service down"}, nil)
-	return c, err
+	title := fmt.Sprintf("Time to running: %s after the stop (%s after the start, %s after the service was up)",
+		record.Seconds(rec.ToRunning()), record.Seconds(rec.AfterStart()), record.Seconds(rec.AfterUp()))
+	return timelineChart(title, lines, []string{"job waiting", "service starting", "service down"}, nil)
 }
