@@ -334,3 +334,38 @@ func TestSQLFolded(t *testing.T) {
 		t.Error("a short query is folded")
 	}
 }
+
+// TestComparisonMeasures: the comparison of two real runs sets side by
+// side what they measured, and no identifier (which orders the steps
+// followed differs on every run).
+func TestComparisonMeasures(t *testing.T) {
+	b, err := Comparison([]*record.Record{real(t, "20261201-015500-7f18"), real(t, "20261130-224338-087c")}, []string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := words(svgs.ReplaceAllString(string(b), ""))
+	for _, want := range []string{
+		"recovery running again after taskmanager stopped 45.0 s 53.4 s",
+		"recovered condition held after 9.7 s held after 13.8 s",
+		"audit captured count_delta 45 13",
+		"batch took 35.2 s 54.3 s",
+		"cohort_complete Measured: every order of the cohort has exactly one row in ClickHouse after the recovery. held held",
+		"payment_delays ended ok not run",
+		"The lab itself differs",
+		"No variable differs, nor the seed.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the comparison lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"order_id", "first_id", "last_id", "1170", "1370", "489", "491", "order_ids"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the comparison shows the identifier %q", bad)
+		}
+	}
+	for _, c := range regexp.MustCompile(`<figcaption>([^<]*)</figcaption>`).FindAllStringSubmatch(string(b), -1) {
+		if record.IsIdentifierName(strings.TrimPrefix(c[1], "06 worker_recovery: ")) || strings.Contains(c[1], "_id") {
+			t.Errorf("an identifier is overlaid: %s", c[1])
+		}
+	}
+}
