@@ -309,8 +309,14 @@ func loadLab(env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Dia
 // loadLabParser is loadLab that also returns the parser, which holds the
 // lab's files for later diagnostics.
 func loadLabParser(env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
+	return loadLabOptions(env, dir, schemas.Options{Vars: vars, Environ: env.Environ})
+}
+
+// loadLabOptions is loadLabParser with the loader's options spelt out
+// (validate adds the lints).
+func loadLabOptions(env *Env, dir string, opts schemas.Options) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
 	p := schemas.NewParser()
-	lab, diags := p.Load(dir, schemas.Options{Vars: vars, Environ: env.Environ})
+	lab, diags := p.Load(dir, opts)
 	if len(diags) > 0 {
 		writeDiags(env, p, diags)
 	}

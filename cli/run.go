@@ -74,10 +74,22 @@ that time out are results, recorded as such, and do not fail the run,
 unless --strict is given: then an expectation that did not hold exits 3
 too (CI runs the seed lab so, since a healthy pipeline holds them all).
 
+--controls shows that the expectations can fail: after each experiment it
+applies each negative control its expectations name (the lab's control
+blocks: stop a service, cancel a streaming job), runs the experiment again
+under it, with waits and step timeouts capped (--control-cap, default
+45s), and undoes it (starts the service, submits the job again and waits
+until it runs). Per expectation and control the record says "shown able
+to fail" (held when healthy, not under the control) or "blind" (held
+under the control too); with --strict a blind expectation exits 3. A
+control costs about its experiment's run time plus the capped waits, and
+a job submitted again (a minute or two).
+
 Examples:
   labgen run out/orders
   labgen run out/orders --experiment 3 --experiment trace_one_order
   labgen run out/orders --native
+  labgen run out/orders --native --controls --strict
   labgen run out/orders --no-up --mysql 'mysql://reader:secret@10.0.0.5:3306/shop'
   labgen run out/orders --resume out/orders/records/20261129-100000-ab12`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
@@ -90,12 +102,14 @@ Examples:
 			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
 			noCheck := fs.Bool("no-check", false, "do not ask the engines to check the jobs, presets and query steps before submitting")
 			labSrc := fs.String("lab", "", "the lab's source `LAB_DIR`, so that the engine check points at its lines")
+			controls := fs.Bool("controls", false, "run each experiment again under the negative controls its expectations name, and record whether each expectation was shown able to fail")
+			controlCap := fs.Duration("control-cap", runner.DefaultControlCap, "with --controls: the longest a wait or step may take while a control is on")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, strict: *strict, submit: true, check: !*noCheck, source: *labSrc}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, strict: *strict, submit: true, check: !*noCheck, source: *labSrc, controls: *controls, controlCap: *controlCap}, "run")
 			}
 		},
 	})
@@ -146,6 +160,9 @@ type runConfig struct {
 	kubernetes  bool
 	strict      bool
 	submit      bool
+	// controls runs the negative controls (runner.Options.Controls).
+	controls   bool
+	controlCap time.Duration
 	// check asks the engines (enginecheck) before anything is submitted;
 	// source is the lab's source directory, for its lines.
 	check  bool
@@ -256,7 +273,8 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	}
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: newProgress(env), Stack: stack, Versions: faceVersions(dir, stack.Face == "native")}
+		Progress: newProgress(env), Stack: stack, Versions: faceVersions(dir, stack.Face == "native"), Provenance: true,
+		Controls: rc.controls, ControlCap: rc.controlCap}
 	if services != nil {
 		opt.Compose = services
 	} else {
@@ -285,6 +303,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	}
 	if rc.strict && c.NotHeld > 0 {
 		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) did not hold (--strict); the record says which", c.NotHeld)}
+	}
+	if n := rec.Blind(); rc.strict && n > 0 {
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) held under a control that should break them: blind (--strict); the record's controls table says which", n)}
 	}
 	return nil
 }

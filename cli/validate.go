@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/labgen/labgen/schemas"
 )
 
 func init() {
@@ -60,7 +62,9 @@ Examples:
 				if len(args) != 1 {
 					return usagef("validate takes one lab directory")
 				}
-				lab, diags, parser, err := loadLabParser(env, args[0], *vars)
+				// validate also lints: expectations that cannot fail are
+				// warned about here, not at every render or run.
+				lab, diags, parser, err := loadLabOptions(env, args[0], schemas.Options{Vars: *vars, Environ: env.Environ, Lint: true})
 				if err != nil {
 					return err
 				}

@@ -156,6 +156,9 @@ func head(r *record.Record) []headRow {
 		}
 		add(label, i.Component+": "+i.Image)
 	}
+	for _, p := range r.ProvenanceRows() {
+		add(p.Label, p.Value)
+	}
 	for _, j := range r.Jobs {
 		val := j.How
 		if j.ID != "" {

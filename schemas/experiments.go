@@ -18,7 +18,7 @@ var experimentSchema = &hcl.BodySchema{
 }
 
 var expectSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "message", Required: true}},
+	Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "message", Required: true}, {Name: "detects"}, {Name: "sanity"}},
 }
 
 // deferredRef is a run-time expression to check once all experiments are
@@ -130,6 +130,8 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 		c.Source = exprSource(d, xc.Attributes["condition"].Expr)
 		x := &Expect{Condition: c, Message: d.str(xc.Attributes["message"])}
 		d.keepSyntax(&x.Condition, xc.Attributes["condition"].Expr)
+		d.decodeExpectControl(xc.Attributes, x)
+		x.DeclRange = xb.DefRange
 		s.Expects = append(s.Expects, x)
 	}
 	return s

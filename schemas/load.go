@@ -60,6 +60,7 @@ var rootSchema = &hcl.BodySchema{
 		{Type: "job", LabelNames: []string{"name"}},
 		{Type: "preset", LabelNames: []string{"name"}},
 		{Type: "experiment", LabelNames: []string{"name"}},
+		{Type: "control", LabelNames: []string{"name"}},
 	},
 }
 
@@ -147,7 +148,10 @@ type decoder struct {
 	deferred    []deferredRef
 	topicRefs   []topicRef
 	serviceRefs []serviceRef
-	dependsOn   map[*Experiment][]*Experiment
+	// controlServices are the services controls stop, checked once the
+	// stack is known.
+	controlServices []serviceRef
+	dependsOn       map[*Experiment][]*Experiment
 	// syntax are the syntax trees of expect conditions and wait
 	// conditions, which the lints compare (the model keeps only text).
 	syntax map[*Expr]hcl.Expression
@@ -235,6 +239,12 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	for _, b := range blocks["producer"] {
 		if pr := d.decodeProducer(b); pr != nil {
 			d.lab.Producers = append(d.lab.Producers, pr)
+		}
+	}
+	// Controls before experiments: their expectations name them.
+	for _, b := range blocks["control"] {
+		if c := d.decodeControl(b); c != nil {
+			d.lab.Controls = append(d.lab.Controls, c)
 		}
 	}
 	for _, b := range blocks["experiment"] {

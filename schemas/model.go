@@ -28,6 +28,8 @@ type Lab struct {
 	Jobs        []*Job        `json:"jobs"`
 	Presets     []*Preset     `json:"presets"`
 	Experiments []*Experiment `json:"experiments"`
+	// Controls are the lab's negative controls (control blocks).
+	Controls []*Control `json:"controls,omitempty"`
 
 	// Dir is the lab's source directory as the user named it.
 	Dir       string    `json:"-"`
@@ -389,4 +391,10 @@ type Capture struct {
 type Expect struct {
 	Condition Expr   `json:"condition"`
 	Message   string `json:"message"`
+	// Detects names the controls under which the expectation must not
+	// hold; Sanity says why none applies (it checks the lab, not the
+	// pipeline's behaviour).
+	Detects   []string  `json:"detects,omitempty"`
+	Sanity    string    `json:"sanity,omitempty"`
+	DeclRange hcl.Range `json:"-"`
 }

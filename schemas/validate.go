@@ -25,6 +25,7 @@ func (d *decoder) validate() {
 	for _, ref := range d.deferred {
 		d.checkDeferred(ref)
 	}
+	d.checkControls()
 	// With errors, what the stack leaves out is still worked out (its
 	// checks find unknown stores, topics and services), but not warned
 	// about: those warnings would only repeat the errors.

@@ -93,6 +93,9 @@ func Markdown(r *Record) []byte {
 			head = append(head, []string{"Stand-in", s})
 		}
 	}
+	for _, p := range r.ProvenanceRows() {
+		head = append(head, []string{p.Label, p.Value})
+	}
 	for _, j := range r.Jobs {
 		v := j.How
 		if j.ID != "" {
@@ -121,9 +124,13 @@ func Markdown(r *Record) []byte {
 
 	c := r.Count()
 	fmt.Fprintf(w, "**%s**\n", c.Summary())
+	if v := r.VerdictSummary(); v != "" {
+		fmt.Fprintf(w, "\n**Controls: %s** (the table at the end says which).\n", v)
+	}
 	for _, e := range r.Experiments {
 		writeExperiment(w, e, lim)
 	}
+	writeControls(w, r)
 	if pending := pendingExperiments(r); len(pending) > 0 {
 		fmt.Fprintf(w, "\n---\n\nNot run yet: %s.\n", strings.Join(pending, ", "))
 	}

@@ -84,6 +84,11 @@ type Record struct {
 	// --resume.
 	Sessions    []Session     `json:"sessions"`
 	Experiments []*Experiment `json:"experiments"`
+	// Controls are the experiments run again under their negative
+	// controls (labgen run --controls), and Verdicts say, per
+	// expectation and control, whether it was shown able to fail.
+	Controls []*ControlRun `json:"controls,omitempty"`
+	Verdicts []Verdict     `json:"verdicts,omitempty"`
 }
 
 // Stack is the face of the lab that ran.

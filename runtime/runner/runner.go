@@ -49,8 +49,15 @@ type Options struct {
 	// Stack is what the record says of the stack the run uses.
 	Stack *record.Stack
 	// Versions are what the face knows ran (jars on class paths,
-	// labgen.lock); the run adds what it asks the engines.
-	Versions []record.Version
+	// labgen.lock); with Provenance the run adds what it asks the
+	// engines (their versions, Flink's settings) before the experiments.
+	Versions   []record.Version
+	Provenance bool
+	// Controls runs each experiment again under every negative control
+	// its expectations name, and records their verdicts; ControlCap
+	// bounds waits and step timeouts meanwhile (DefaultControlCap).
+	Controls   bool
+	ControlCap time.Duration
 	// SubmitJobs submits the lab's streaming jobs that are not running.
 	SubmitJobs bool
 	Progress   Progress
@@ -94,6 +101,8 @@ type Runner struct {
 	engines map[string]query.Engine
 	flink   *flinkapi.Client
 	jobIDs  map[string]string // job name → ID (found or submitted)
+	// cap bounds waits and step timeouts while a control is on (0: off).
+	cap time.Duration
 }
 
 // ErrUsage marks mistakes in what was asked (unknown experiment, a record
@@ -375,7 +384,7 @@ func (r *Runner) Run(ctx context.Context) (rec *record.Record, err error) {
 		}
 	}
 	// Once per record: a resumed run keeps what its first session found.
-	if len(r.rec.Versions) == 0 {
+	if r.opt.Provenance && len(r.rec.Versions) == 0 {
 		r.provenance(ctx)
 		if err := r.write(); err != nil {
 			return r.rec, err
@@ -390,6 +399,12 @@ func (r *Runner) Run(ctx context.Context) (rec *record.Record, err error) {
 			continue
 		}
 		if err := r.runExperiment(ctx, e); err != nil {
+			return r.rec, err
+		}
+
+	}
+	if r.opt.Controls {
+		if err := r.runControls(ctx); err != nil {
 			return r.rec, err
 		}
 	}

@@ -153,9 +153,19 @@ func (r *Runner) unmetRefs(x schemas.Expr) string {
 
 func (r *Runner) stepTimeout(s *schemas.Step, def time.Duration) time.Duration {
 	if d := schemas.ParseDuration(s.Timeout); d > 0 {
-		return d
+		return r.capped(d)
 	}
-	return def
+	return r.capped(def)
+}
+
+// capped bounds a time limit while a control is on: the experiment is
+// expected to fail there, and a wait need not run to its healthy timeout
+// to show it.
+func (r *Runner) capped(d time.Duration) time.Duration {
+	if r.cap > 0 && d > r.cap {
+		return r.cap
+	}
+	return d
 }
 
 // execute runs a step's action without captures and expectations (wait
@@ -430,7 +440,12 @@ func flinkOutput(st *flinkapi.Status, show map[string]bool) *record.Output {
 
 func (r *Runner) runCompose(ctx context.Context, s *schemas.Step) outcome {
 	c := s.Compose
-	ran := &record.Ran{What: "compose", Command: "docker compose " + c.Action + " " + c.Service, Endpoint: r.opt.Lab.Dir}
+	// The command is the face's own (docker compose, the native
+	// supervisor, kubectl): a record says what really acted on the service.
+	ran := &record.Ran{What: "compose", Action: c.Action, Service: c.Service, Endpoint: r.opt.Lab.Dir}
+	if r.opt.Compose != nil {
+		ran.Command = r.opt.Compose.Command(c.Action, c.Service)
+	}
 	if r.opt.Compose == nil {
 		err := r.opt.ComposeErr
 		if err == nil {
@@ -516,6 +531,7 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
+	timeout = r.capped(timeout)
 	deadline := start.Add(timeout)
 	detail := fmt.Sprintf("Re-ran step `%s` every %s until `%s` held, for at most %s.", w.Rerun, interval, w.Until.Source, timeout)
 	sampled := fmt.Sprintf("step `%s` every %s until the condition held: %s", w.Rerun, interval, sampleDetail(s))

@@ -1,0 +1,354 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/labgen/labgen/runtime/flinkapi"
+	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/schemas"
+)
+
+// DefaultControlCap bounds waits and step timeouts while a control is
+// on: above the lab's own bounds on what it measures (30 s lags), far
+// below the healthy timeouts an experiment allows itself.
+const DefaultControlCap = 45 * time.Second
+
+// runControls runs, for each control of the lab, every selected
+// experiment whose expectations name it again while the control is on:
+// applied once, the experiments one after another, undone once (the
+// stack healthy again: services started, jobs submitted again and
+// running). Then every expectation of the healthy runs gets its verdicts.
+func (r *Runner) runControls(ctx context.Context) error {
+	for _, c := range r.lab.Controls {
+		var exps []*schemas.Experiment
+		for _, name := range r.rec.Selected {
+			e := r.lab.Experiment(name)
+			if e == nil || !namesControl(e, r.lab, c) {
+				continue
+			}
+			if he := r.rec.Experiment(name); he == nil || he.Status != record.ExpDone {
+				continue
+			}
+			if run := r.controlRun(e.Name, c.Name); run != nil && run.Ended != nil {
+				continue // done in an earlier session
+			}
+			exps = append(exps, e)
+		}
+		if len(exps) == 0 {
+			continue
+		}
+		if err := r.underControl(ctx, c, exps); err != nil {
+			return err
+		}
+	}
+	for _, name := range r.rec.Selected {
+		e := r.lab.Experiment(name)
+		if he := r.rec.Experiment(name); e != nil && he != nil && he.Status == record.ExpDone {
+			r.verdicts(e, he)
+		}
+	}
+	return r.write()
+}
+
+func namesControl(e *schemas.Experiment, l *schemas.Lab, c *schemas.Control) bool {
+	for _, x := range e.Controls(l) {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Runner) capOrDefault() time.Duration {
+	if r.opt.ControlCap > 0 {
+		return r.opt.ControlCap
+	}
+	return DefaultControlCap
+}
+
+func (r *Runner) controlRun(exp, control string) *record.ControlRun {
+	for _, c := range r.rec.Controls {
+		if c.Experiment == exp && c.Control == control {
+			return c
+		}
+	}
+	return nil
+}
+
+// underControl applies c, runs each experiment's steps into a control
+// run of its own, and undoes c. The experiments' captures are their
+// healthy runs' again afterwards: later experiments and the verdicts
+// read those.
+func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*schemas.Experiment) error {
+	savedCaps := schemas.Captures{}
+	for k, v := range r.caps {
+		savedCaps[k] = v
+	}
+	savedMissing := map[string]string{}
+	for k, v := range r.missing {
+		savedMissing[k] = v
+	}
+	defer func() { r.caps, r.missing = savedCaps, savedMissing }()
+
+	r.opt.Progress.Info(fmt.Sprintf("control %s: %s", c.Name, c.Title))
+	first := &record.ControlRun{Experiment: exps[0].Name, Number: exps[0].Number, Control: c.Name, Title: c.Title,
+		Started: r.now().UTC(), Cap: r.capOrDefault().String()}
+	applyErr := r.applyControl(ctx, c, first)
+	var runs []*record.ControlRun
+	for i, e := range exps {
+		run := first
+		if i > 0 {
+			run = &record.ControlRun{Experiment: e.Name, Number: e.Number, Control: c.Name, Title: c.Title,
+				Started: r.now().UTC(), Cap: first.Cap, Applied: []string{"(still on since experiment " + fmt.Sprintf("%02d", exps[0].Number) + ")"}}
+		}
+		r.rec.Controls = append(r.rec.Controls, run)
+		runs = append(runs, run)
+		if applyErr != nil {
+			run.Error = "the control could not be applied, so the experiment did not run under it: " + applyErr.Error()
+			continue
+		}
+		r.opt.Progress.Experiment(e)
+		// A fresh run of the experiment: its captures are its own.
+		delete(r.caps, e.Name)
+		for k := range r.missing {
+			if strings.HasPrefix(k, e.Name+".") {
+				delete(r.missing, k)
+			}
+		}
+		r.cap = r.capOrDefault()
+		for _, s := range e.Steps {
+			var rs *record.Step
+			if why := r.unmet(e, s); why != "" {
+				rs = r.skipped(s, why)
+			} else {
+				r.opt.Progress.Step(e, s)
+				rs = r.runStep(ctx, e, s)
+				if ctx.Err() != nil {
+					break
+				}
+			}
+			if rs.Status != record.StatusOK {
+				r.markMissing(e.Name, rs, stepWhy(rs))
+			}
+			run.Steps = append(run.Steps, rs)
+			r.opt.Progress.StepDone(e, s, rs)
+			if err := r.write(); err != nil {
+				r.cap = 0
+				return err
+			}
+		}
+		r.cap = 0
+		end := r.now().UTC()
+		run.Ended = &end
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	// Undo even when applying failed half-way, and even when ctx ended:
+	// the stack must not stay sabotaged.
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+	defer cancel()
+	last := runs[len(runs)-1]
+	if err := r.undoControl(uctx, c, last); err != nil {
+		last.Error = joinErr(last.Error, "undoing the control: "+err.Error())
+		r.opt.Progress.Info("control " + c.Name + " could not be undone: " + oneLine(err.Error()))
+	}
+	end := r.now().UTC()
+	last.Ended = &end
+	if err := r.write(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// applyControl stops the control's services and cancels its jobs, each
+// through the face that runs them.
+func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *record.ControlRun) error {
+	for _, svc := range c.Stop {
+		if r.opt.Compose == nil {
+			err := r.opt.ComposeErr
+			if err == nil {
+				err = errors.New("service actions need the stack's face, which this run does not have")
+			}
+			return err
+		}
+		cmd := r.opt.Compose.Command("stop", svc)
+		sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+		out, err := r.opt.Compose.Service(sctx, "stop", svc)
+		cancel()
+		run.Applied = append(run.Applied, actionText(cmd, out))
+		if err != nil {
+			return fmt.Errorf("stop %s: %w", svc, err)
+		}
+	}
+	for _, job := range c.Cancel {
+		if r.flink == nil {
+			return errors.New("no Flink to cancel a job on")
+		}
+		id, err := r.jobID(ctx, job)
+		if err != nil {
+			return err
+		}
+		if err := r.flink.Cancel(ctx, id); err != nil {
+			return fmt.Errorf("cancel job %s: %w", job, err)
+		}
+		run.Applied = append(run.Applied, fmt.Sprintf("PATCH /jobs/%s?mode=cancel (job %s)", id, job))
+		if err := r.awaitJobState(ctx, id, func(s string) bool { return !flinkapi.Active(s) }, time.Minute); err != nil {
+			return fmt.Errorf("job %s was asked to cancel: %w", job, err)
+		}
+	}
+	return nil
+}
+
+// undoControl starts the stopped services again (in reverse order),
+// submits again every streaming job that no longer runs (a cancelled
+// one, or one whose restarts the control used up), and waits until
+// they run.
+func (r *Runner) undoControl(ctx context.Context, c *schemas.Control, run *record.ControlRun) error {
+	var errs []error
+	for i := len(c.Stop) - 1; i >= 0 && r.opt.Compose != nil; i-- {
+		svc := c.Stop[i]
+		out, err := r.opt.Compose.Service(ctx, "start", svc)
+		run.Undone = append(run.Undone, actionText(r.opt.Compose.Command("start", svc), out))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("start %s: %w", svc, err))
+		}
+	}
+	if r.lab.Stack.Flink == nil || r.flink == nil {
+		return errors.Join(errs...)
+	}
+	before := map[string]string{}
+	for _, j := range r.rec.Jobs {
+		before[j.Name] = j.ID
+	}
+	jobs := r.rec.Jobs
+	r.submitJobs(ctx)
+	again := r.rec.Jobs
+	r.rec.Jobs = jobs
+	for _, j := range again {
+		switch {
+		case j.How == "failed":
+			errs = append(errs, fmt.Errorf("job %s could not be submitted again: %s", j.Name, j.Error))
+		case j.How == "submitted" && j.ID != before[j.Name]:
+			run.Undone = append(run.Undone, fmt.Sprintf("submitted job %s again through the SQL gateway (%s)", j.Name, j.ID))
+			r.rec.Jobs = append(r.rec.Jobs, record.Job{Name: j.Name, Mode: j.Mode, ID: j.ID, How: "submitted again after control " + c.Name})
+		}
+		if j.ID != "" {
+			if err := r.awaitJobState(ctx, j.ID, func(s string) bool { return s == "RUNNING" }, 3*time.Minute); err != nil {
+				errs = append(errs, fmt.Errorf("job %s: %w", j.Name, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// awaitJobState polls a job until its state satisfies ok and, for a
+// running one, every vertex runs.
+func (r *Runner) awaitJobState(ctx context.Context, id string, ok func(string) bool, within time.Duration) error {
+	deadline := r.now().Add(within)
+	last := ""
+	for {
+		st, err := r.flink.JobStatus(ctx, id, []string{flinkapi.ShowState, flinkapi.ShowVertices}, 0)
+		if err == nil {
+			last = st.State
+			running := true
+			for _, v := range st.Vertices {
+				running = running && v.Status == "RUNNING"
+			}
+			if ok(st.State) && (st.State != "RUNNING" || running) {
+				return nil
+			}
+		} else {
+			last = err.Error()
+		}
+		if !r.now().Before(deadline) {
+			return fmt.Errorf("still %s after %s", last, within)
+		}
+		r.sleep(ctx, time.Second)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+func actionText(cmd, out string) string {
+	out = strings.TrimSpace(out)
+	if out == "" {
+		return cmd
+	}
+	return cmd + " → " + oneLine(out)
+}
+
+// verdicts sets, for every expectation of e's healthy run, its verdict
+// under each control it names (or its sanity reason).
+func (r *Runner) verdicts(e *schemas.Experiment, healthy *record.Experiment) {
+	var runs []*record.ControlRun
+	for _, c := range r.rec.Controls {
+		if c.Experiment == e.Name {
+			runs = append(runs, c)
+		}
+	}
+	// A resumed record may hold this experiment's verdicts already.
+	kept := r.rec.Verdicts[:0]
+	for _, v := range r.rec.Verdicts {
+		if v.Experiment != e.Name {
+			kept = append(kept, v)
+		}
+	}
+	r.rec.Verdicts = kept
+	for _, s := range e.Steps {
+		var hs *record.Step
+		for _, x := range healthy.Steps {
+			if x.Name == s.Name {
+				hs = x
+			}
+		}
+		for i, x := range s.Expects {
+			base := record.Verdict{Experiment: e.Name, Number: e.Number, Step: s.Name, Index: i, Message: x.Message, Healthy: record.Outcome(hs, i)}
+			if len(x.Detects) == 0 {
+				v := base
+				v.Verdict, v.Why = record.VerdictNoControl, ""
+				if x.Sanity != "" {
+					v.Verdict, v.Why = record.VerdictSanity, x.Sanity
+				}
+				r.rec.Verdicts = append(r.rec.Verdicts, v)
+				continue
+			}
+			for _, cn := range x.Detects {
+				v := base
+				v.Control = cn
+				var run *record.ControlRun
+				for _, c := range runs {
+					if c.Control == cn {
+						run = c
+					}
+				}
+				switch {
+				case run == nil || run.Steps == nil:
+					v.Under = "not run"
+					if run != nil && run.Error != "" {
+						v.Under = "not run: " + oneLine(run.Error)
+					}
+					v.Verdict = record.VerdictNotShown
+				default:
+					v.Under = record.Outcome(run.Step(s.Name), i)
+					switch {
+					case v.Healthy != "held":
+						v.Verdict = record.VerdictNotShown
+					case v.Under == "held":
+						v.Verdict = record.VerdictBlind
+					default:
+						// Not held, or not even checkable: the control broke
+						// what the expectation reads.
+						v.Verdict = record.VerdictAbleToFail
+					}
+				}
+				r.rec.Verdicts = append(r.rec.Verdicts, v)
+			}
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package schemas
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Control is a negative control: a sabotage of the running lab made of
+// actions every face can take (stop a service, cancel a streaming job)
+// and undone afterwards (start it again, submit the job again). An
+// expectation names the controls it must detect: `labgen run --controls`
+// runs its experiment again under each, and an expectation that still
+// holds there is blind.
+type Control struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Text  string `json:"text,omitempty"`
+	// Stop are compose services stopped while the control is on; undone
+	// by starting them again, in reverse order.
+	Stop []string `json:"stop,omitempty"`
+	// Cancel are streaming jobs cancelled while the control is on; undone
+	// by submitting them again.
+	Cancel    []string  `json:"cancel,omitempty"`
+	DeclRange hcl.Range `json:"-"`
+}
+
+var controlSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "text"}, {Name: "stop"}, {Name: "cancel"}},
+}
+
+func (d *decoder) decodeControl(b *hcl.Block) *Control {
+	name := b.Labels[0]
+	if !d.checkName(name, b.LabelRanges[0], "control") {
+		return nil
+	}
+	for _, c := range d.lab.Controls {
+		if c.Name == name {
+			d.errorf(b.LabelRanges[0], "Duplicate control", "A control named %q was already declared at %s.", name, c.DeclRange)
+			return nil
+		}
+	}
+	content, diags := b.Body.Content(controlSchema)
+	d.diags = append(d.diags, diags...)
+	if diags.HasErrors() {
+		return nil
+	}
+	at := content.Attributes
+	c := &Control{Name: name, Title: d.str(at["title"]), Text: trimText(d.str(at["text"])), DeclRange: b.DefRange}
+	c.Stop = d.strList(at["stop"])
+	if a := at["stop"]; a != nil {
+		for _, s := range c.Stop {
+			d.controlServices = append(d.controlServices, serviceRef{service: s, rng: a.Expr.Range()})
+		}
+	}
+	var ranges []hcl.Range
+	c.Cancel, ranges = d.refList(at["cancel"], "job")
+	for i, j := range c.Cancel {
+		switch job := d.lab.Job(j); {
+		case job == nil:
+			d.errorf(ranges[i], "Reference to undeclared job", "No job named %q is declared in this lab.%s", j, d.jobHint(j))
+		case job.Mode != ModeStreaming:
+			d.errorf(ranges[i], "Not a streaming job", "Job %s is a %s job; a control cancels a streaming job and submits it again to undo.", j, job.Mode)
+		}
+	}
+	if len(c.Stop) == 0 && len(c.Cancel) == 0 {
+		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]) nor cancels a job (cancel = [job.NAME]).", name)
+	}
+	return c
+}
+
+// decodeExpectControl reads an expect's detects = [control.NAME, …] or
+// sanity = "why no control applies": every expectation of a lab that
+// declares controls says which.
+func (d *decoder) decodeExpectControl(at hcl.Attributes, x *Expect) {
+	var ranges []hcl.Range
+	x.Detects, ranges = d.refList(at["detects"], "control")
+	for i, n := range x.Detects {
+		if d.lab.Control(n) == nil {
+			d.errorf(ranges[i], "Reference to undeclared control", "No control named %q is declared in this lab.%s", n, didYouMean(n, namesOf(d.lab.Controls, func(c *Control) string { return c.Name })))
+		}
+	}
+	x.Sanity = trimText(d.str(at["sanity"]))
+	if len(x.Detects) > 0 && x.Sanity != "" {
+		d.errorf(at["sanity"].Expr.Range(), "Detects and sanity", "An expectation either names the controls it must detect, or is a sanity check that says why none applies, not both.")
+	}
+}
+
+// Control is the lab's control of that name, or nil.
+func (l *Lab) Control(name string) *Control {
+	for _, c := range l.Controls {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Controls are the controls the expectations of e must detect, each once,
+// in the lab's order.
+func (e *Experiment) Controls(l *Lab) []*Control {
+	want := map[string]bool{}
+	for _, s := range e.Steps {
+		for _, x := range s.Expects {
+			for _, n := range x.Detects {
+				want[n] = true
+			}
+		}
+	}
+	var out []*Control
+	for _, c := range l.Controls {
+		if want[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// checkControls reports the services controls stop that the stack does
+// not have, once the stack is known; and, in a lab that declares
+// controls, each expectation that names none and is not a sanity check.
+func (d *decoder) checkControls() {
+	for _, r := range d.controlServices {
+		if !contains(d.lab.Services(), r.service) {
+			d.errorf(r.rng, "Unknown service", "This lab's compose stack has no service %q; its services are %s.%s", r.service, strings.Join(d.lab.Services(), ", "), didYouMean(r.service, d.lab.Services()))
+		}
+	}
+	if len(d.lab.Controls) == 0 {
+		return
+	}
+	names := namesOf(d.lab.Controls, func(c *Control) string { return c.Name })
+	for _, e := range d.lab.Experiments {
+		for _, s := range e.Steps {
+			for _, x := range s.Expects {
+				if len(x.Detects) == 0 && x.Sanity == "" {
+					d.warnf(x.DeclRange, "Expectation without a control", "Nothing shows that %q can fail: name the controls it must detect (detects = [control.%s]), or say why it is a sanity check (sanity = \"…\").", x.Message, names[0])
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,69 @@
+lab "controls" {
+  title = "Controls that cannot work, and expectations that name none"
+}
+
+stack {
+  mysql {}
+}
+
+table "orders" {
+  key = ["id"]
+  column "id" {
+    type = "bigint"
+  }
+  store "mysql" {}
+}
+
+control "db_down" {
+  title = "MySQL is stopped"
+  stop  = ["mysql"]
+}
+
+control "nothing" { # ERROR: Control does nothing
+  title = "Does nothing"
+}
+
+control "typo" {
+  title = "A service the stack does not run"
+  stop  = ["mysqll"] # ERROR: Unknown service
+}
+
+experiment "one" {
+  number = 1
+  title  = "One"
+
+  step "count" {
+    engine = "mysql"
+    sql    = "SELECT COUNT(*) AS n FROM orders"
+
+    expect {
+      condition = result.rows[0].n >= 0
+      message   = "Detected when MySQL is down."
+      detects   = [control.db_down]
+    }
+
+    expect { # WARNING: Expectation without a control
+      condition = length(result.rows) == 1
+      message   = "Names no control."
+    }
+
+    expect {
+      condition = length(result.rows) == 1
+      message   = "A misspelt control."
+      detects   = [control.db_dwon] # ERROR: Reference to undeclared control
+    }
+
+    expect {
+      condition = length(result.rows) == 1
+      message   = "Both."
+      detects   = [control.db_down]
+      sanity    = "both at once" # ERROR: Detects and sanity
+    }
+
+    expect {
+      condition = length(result.rows) == 1
+      message   = "A sanity check."
+      sanity    = "It checks the query's shape."
+    }
+  }
+}
