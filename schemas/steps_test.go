@@ -32,7 +32,8 @@ func TestStepKinds(t *testing.T) {
 		result bool
 		inputs []string
 	}{
-		"pending":          {true, nil},
+		"now":              {true, nil},
+		"pending":          {true, []string{"step.now.now"}},
 		"wait_for_payment": {true, []string{"step.pending.order_ids"}},
 		"wait_for_join":    {true, []string{"step.wait_for_payment.order_id"}},
 	} {

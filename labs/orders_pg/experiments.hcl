@@ -1,3 +1,10 @@
+# The negative control: what every measuring expectation must notice.
+control "join_cancelled" {
+  title  = "The streaming join is cancelled"
+  text   = "Nothing new reaches Kafka or ClickHouse, while PostgreSQL keeps taking orders and payments."
+  cancel = [job.order_wide]
+}
+
 experiment "baseline" {
   number   = 1
   title    = "Establish a baseline"
@@ -13,10 +20,15 @@ experiment "baseline" {
   step "counts" {
     title = "Source row counts in PostgreSQL"
     query = preset.source_counts
+  }
 
-    expect {
-      condition = length(result.rows) > 0
-      message   = "The producer is writing orders into PostgreSQL."
+  step "source_total" {
+    title  = "How many orders PostgreSQL holds now, and the newest"
+    engine = "postgres"
+    sql    = "SELECT COUNT(*) AS n, MAX(order_id) AS max_id FROM orders"
+    capture = {
+      n      = result.rows[0].n
+      max_id = result.rows[0].max_id
     }
   }
 
@@ -25,7 +37,47 @@ experiment "baseline" {
     query = preset.latest_wide_orders
   }
 
-  expected       = "Smoke passes; PostgreSQL holds orders and payments, and ClickHouse holds their wide rows."
+  step "serving_total" {
+    title  = "The same orders in ClickHouse"
+    engine = "clickhouse"
+    sql    = "SELECT count() AS n FROM analytics.dwd_order_wide FINAL WHERE order_id <= ${step.source_total.max_id}"
+  }
+
+  step "caught_up" {
+    title = "Refresh ClickHouse until it serves every one of those orders"
+    text  = "The write-ahead log, the Flink join, Kafka and ClickHouse's Kafka engine take seconds: the last sample's time is the serving layer's lag behind PostgreSQL, as seen from here."
+    wait = {
+      rerun    = step.serving_total
+      until    = result.rows[0].n >= step.source_total.n
+      interval = "1s"
+      timeout  = "90s"
+    }
+    sample = {
+      orders_served = result.rows[0].n
+    }
+
+    expect {
+      condition = result.rows[0].n == step.source_total.n && samples[length(samples) - 1].ms <= 30000
+      message   = "Measured: within 30 s ClickHouse serves exactly the orders PostgreSQL held (none missing, none extra after deduplication)."
+      detects   = [control.join_cancelled]
+    }
+  }
+
+  step "job" {
+    title = "The streaming job"
+    flink = {
+      job  = job.order_wide
+      show = ["state", "vertices", "checkpoints", "restarts"]
+    }
+
+    expect {
+      condition = result.state == "RUNNING" && length([for v in result.vertices : v if v.status != "RUNNING"]) == 0 && result.restarts == 0
+      message   = "Measured: the streaming job and every one of its vertices run, and it has not restarted."
+      detects   = [control.join_cancelled]
+    }
+  }
+
+  expected       = "Smoke passes; ClickHouse serves every order PostgreSQL held within seconds, and the streaming job runs without restarts."
   interpretation = "The reference point: the same pipeline as the seed lab's, read from PostgreSQL's write-ahead log instead of MySQL's binlog."
 }
 
@@ -33,14 +85,48 @@ experiment "trace_order" {
   number   = 2
   title    = "Follow one order from PostgreSQL to ClickHouse"
   question = "Is the order ClickHouse serves the one PostgreSQL holds?"
-  intro    = "Choose a recent wide row in ClickHouse and read the same order and its payment in PostgreSQL."
+  intro    = "Choose an order whose payment came well after it, and read it in PostgreSQL, its Kafka key and ClickHouse."
   record   = ["the selected order ID", "its rows in PostgreSQL", "its versions in ClickHouse"]
 
-  step "pick" {
-    title = "Choose a recent order in ClickHouse"
-    query = preset.latest_wide_orders
+  step "now" {
+    title  = "The time now, as PostgreSQL has it"
+    engine = "postgres"
+    sql    = "SELECT LOCALTIMESTAMP(3)::text AS now"
     capture = {
-      order_id = result.rows[0].order_id
+      now = result.rows[0].now
+    }
+  }
+
+  # An order created from now on, paid more than 10 s later, had its
+  # PENDING version served before its payment: several versions. (The
+  # times compare as text, ISO order.)
+  step "candidates" {
+    title  = "Orders paid well after they were created"
+    engine = "postgres"
+    sql    = <<-SQL
+      SELECT o.order_id, o.created_at, p.payment_status, p.updated_at AS paid_at
+      FROM orders o
+      JOIN payments p ON p.order_id = o.order_id
+      WHERE o.created_at::text > ${sql_string(step.now.now)}
+        AND p.updated_at > o.created_at + INTERVAL '10 seconds'
+        AND p.updated_at < LOCALTIMESTAMP - INTERVAL '20 seconds'
+      ORDER BY p.updated_at DESC
+      LIMIT 1
+    SQL
+  }
+
+  step "pick" {
+    title = "Choose the newest such order"
+    text  = "Payments come after a random delay: the query is re-run until an order created since the experiment started qualifies (usually within a minute)."
+    wait = {
+      rerun    = step.candidates
+      until    = length(result.rows) > 0
+      interval = "5s"
+      timeout  = "3m"
+    }
+    capture = {
+      order_id       = result.rows[0].order_id
+      payment_status = result.rows[0].payment_status
     }
   }
 
@@ -55,10 +141,32 @@ experiment "trace_order" {
       LEFT JOIN payments p ON o.order_id = p.order_id
       WHERE o.order_id = ${step.pick.order_id}
     SQL
+  }
+
+  step "serving" {
+    title  = "The order in ClickHouse"
+    engine = "clickhouse"
+    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.pick.order_id}"
 
     expect {
-      condition = length(result.rows) > 0
-      message   = "The order ClickHouse serves is in PostgreSQL."
+      condition = length(result.rows) == 1 && result.rows[0].payment_status == step.pick.payment_status
+      message   = "Measured: ClickHouse serves the order once, with the payment status PostgreSQL has."
+      detects   = [control.join_cancelled]
+    }
+  }
+
+  step "kafka" {
+    title = "Every message of the order's key in dwd-order-wide"
+    text  = "Several versions of the same key, with a tombstone between them where the left join retracts its padded row."
+    kafka = {
+      topic = "dwd-order-wide"
+      key   = jsonencode({ order_id = step.pick.order_id })
+    }
+
+    expect {
+      condition = length(distinct([for m in result.messages : jsondecode(m.value).payment_status if !m.tombstone])) >= 2
+      message   = "Measured: the key has several versions, with different payment statuses (PENDING, then the payment's)."
+      detects   = [control.join_cancelled]
     }
   }
 
@@ -67,7 +175,7 @@ experiment "trace_order" {
     query = preset.unpaid_orders
   }
 
-  expected       = "The same order ID connects the PostgreSQL rows and the ClickHouse row."
+  expected       = "The same order ID connects the PostgreSQL rows, the Kafka key and the ClickHouse row; the key carries several versions of the order."
   interpretation = "This case follows one chosen record along its path; it does not show that every record made the trip."
 }
 
@@ -96,6 +204,7 @@ experiment "bounded_summary" {
     expect {
       condition = result.failed == 0
       message   = "The bounded job finished."
+      sanity    = "A JDBC read of PostgreSQL: the streaming join is not involved."
     }
   }
 
@@ -123,6 +232,7 @@ experiment "bounded_summary" {
     expect {
       condition = result.rows[0].orders >= step.before.orders && result.rows[0].categories > 0
       message   = "The snapshot was taken after the first count: it holds at least as many orders."
+      sanity    = "A JDBC snapshot of PostgreSQL: the streaming join is not involved."
     }
   }
 
@@ -134,6 +244,7 @@ experiment "bounded_summary" {
     expect {
       condition = result.rows[0].orders >= step.wait_for_summary.orders
       message   = "PostgreSQL has moved on since the snapshot: the summary is a value at the time the job ran."
+      sanity    = "It reads PostgreSQL only."
     }
   }
 

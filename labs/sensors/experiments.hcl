@@ -1,3 +1,12 @@
+# The negative control: what every measuring expectation must notice.
+# `labgen run --controls` cancels the streaming jobs, runs each
+# experiment that names the control again, and submits them afterwards.
+control "streams_cancelled" {
+  title  = "The streaming jobs are cancelled"
+  text   = "No window closes, no site count changes, no delivery is joined, while MySQL keeps taking readings and receipts."
+  cancel = [job.device_window, job.site_heat, job.deliveries]
+}
+
 experiment "baseline" {
   number   = 1
   title    = "Establish a baseline"
@@ -17,15 +26,54 @@ experiment "baseline" {
     expect {
       condition = length(result.rows) > 0
       message   = "The devices are writing readings."
+      sanity    = "It reads MySQL only, which the pipeline does not write."
     }
   }
 
   step "jobs" {
-    title = "Both Flink jobs"
-    flink = { show = ["state", "checkpoints"] }
+    title = "The Flink jobs"
+    flink = { show = ["state", "checkpoints", "restarts"] }
+
+    expect {
+      condition = length([for j in result.jobs : j if j.state == "RUNNING" && j.restarts == 0]) >= 3
+      message   = "Measured: the three streaming jobs run and none has restarted."
+      detects   = [control.streams_cancelled]
+    }
   }
 
-  expected       = "Smoke passes; MySQL has readings, both jobs run, ClickHouse holds windows and site counts."
+  step "newest_reading" {
+    title  = "The newest reading's time in MySQL"
+    engine = "mysql"
+    sql    = "SELECT MAX(measured_at) AS measured_at FROM readings"
+    capture = {
+      measured_at = result.rows[0].measured_at
+    }
+  }
+
+  step "windows_past" {
+    title  = "Windows in ClickHouse that end after it"
+    engine = "clickhouse"
+    sql    = "SELECT count() AS windows FROM telemetry.device_window FINAL WHERE window_end > toDateTime64(${sql_string(step.newest_reading.measured_at)}, 3)"
+  }
+
+  step "windows_close" {
+    title = "Refresh until a window past that reading has closed"
+    text  = "A window closes when the watermark passes its end: up to its size (10 s) after the reading, the lateness, then Kafka and ClickHouse's Kafka engine. The last sample's time is how long that took from here."
+    wait = {
+      rerun    = step.windows_past
+      until    = result.rows[0].windows > 0
+      interval = "1s"
+      timeout  = "90s"
+    }
+
+    expect {
+      condition = result.rows[0].windows > 0 && samples[length(samples) - 1].ms <= 40000
+      message   = "Measured: windows keep closing: one ending after the newest reading was served within 40 s."
+      detects   = [control.streams_cancelled]
+    }
+  }
+
+  expected       = "Smoke passes; MySQL has readings, the three streaming jobs run, ClickHouse holds windows that keep closing and site counts."
   interpretation = "The reference point for the next two cases."
 }
 
@@ -69,6 +117,7 @@ experiment "window_closes" {
     expect {
       condition = length(result.rows) > 0 && result.rows[0].readings > 0
       message   = "The window appears, counting the reading followed among its readings."
+      detects   = [control.streams_cancelled]
     }
   }
 
@@ -86,6 +135,7 @@ experiment "window_closes" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].readings == step.wait_for_window.readings
       message   = "A closed window is written once and never changes."
+      detects   = [control.streams_cancelled]
     }
   }
 
@@ -124,10 +174,30 @@ experiment "aggregate_changes" {
       interval = "2s"
       timeout  = "3m"
     }
+    capture = {
+      count = result.rows[0].hot_readings
+    }
+  }
+
+  step "key_versions" {
+    title = "Every message of the site's key in site-heat"
+    text  = "Each change of the count is a new message under the same key: the upsert topic is the aggregate's changelog."
+    kafka = {
+      topic = "site-heat"
+      key   = jsonencode({ site = step.before.site })
+      max   = 500
+    }
 
     expect {
-      condition = length(result.rows) > 0 && result.rows[0].hot_readings > step.before.count
-      message   = "The same key now carries a larger count: the aggregate is never final."
+      condition = length([for m in result.messages : m if !m.tombstone]) >= 2
+      message   = "Measured: the site's key has several versions in the topic, one per change of its count."
+      sanity    = "The key's history includes what the job wrote before any control: it shows the changelog's shape, which the next expectation ties to this run."
+    }
+
+    expect {
+      condition = max([for m in result.messages : jsondecode(m.value).hot_readings if !m.tombstone]...) >= step.wait_for_change.count
+      message   = "Measured: the topic holds the larger count ClickHouse served: the key was updated in place, not finalised."
+      detects   = [control.streams_cancelled]
     }
   }
 
@@ -177,6 +247,7 @@ experiment "late_receipts" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].delay_s <= 10
       message   = "The receipt, which came within ten seconds, met its reading once."
+      detects   = [control.streams_cancelled]
     }
   }
 
@@ -194,6 +265,7 @@ experiment "late_receipts" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].deliveries > 0 && result.rows[0].undelivered > 0
       message   = "Some readings of the range have no delivery."
+      sanity    = "The range's past deliveries stay whatever the job does now: it shows the join drops some readings, which the next expectation accounts for."
     }
   }
 
@@ -206,6 +278,7 @@ experiment "late_receipts" {
     expect {
       condition = step.undelivered.undelivered >= result.rows[0].lost + result.rows[0].late
       message   = "The join delivered no reading whose receipt was lost or late: its misses are at least those."
+      sanity    = "It compares deliveries already made with MySQL; cancelling the join now changes neither."
     }
   }
 
@@ -238,6 +311,7 @@ experiment "bounded_summary" {
     expect {
       condition = result.failed == 0
       message   = "Both bounded jobs finished."
+      sanity    = "The bounded jobs read MySQL and the topic's past, which the streaming jobs do not change."
     }
   }
 
@@ -252,6 +326,7 @@ experiment "bounded_summary" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].readings >= step.before.readings
       message   = "The snapshot was taken after the first count: it holds at least as many readings."
+      sanity    = "A JDBC snapshot of MySQL: no streaming job is involved."
     }
   }
 
@@ -263,6 +338,7 @@ experiment "bounded_summary" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].delivered > 0 && result.rows[0].max_delay_s <= 10
       message   = "The bounded read of the topic found the device's deliveries, none later than the join's bound."
+      sanity    = "It reads the deliveries topic's past, which stays when the join is cancelled."
     }
   }
 
@@ -274,6 +350,7 @@ experiment "bounded_summary" {
     expect {
       condition = result.rows[0].readings >= step.summary.readings
       message   = "MySQL has moved on since the snapshot: the summary is a value at the time the job ran."
+      sanity    = "It reads MySQL only."
     }
   }
 

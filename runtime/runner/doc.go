@@ -53,7 +53,7 @@
 //
 // flink with a job:
 //
-//	{ job_id, name, state, restarts,
+//	{ job_id, name, state, restarts, start_time (UTC text),
 //	  vertices = [{ name, status, records_in, records_out }],
 //	  checkpoints = { completed, failed, in_progress, restored, latest_id, latest_time },
 //	  exceptions = [{ time, name, task, message }] }

@@ -174,7 +174,7 @@ func timeText(t time.Time) cty.Value {
 }
 
 // flinkValue is the result of a flink step for one job:
-// {job_id, name, state, restarts, vertices = [{name, status, records_in,
+// {job_id, name, state, restarts, start_time, vertices = [{name, status, records_in,
 // records_out}], checkpoints = {completed, failed, in_progress, restored,
 // latest_id, latest_time, restored_id}, exceptions = [{time, name, task, message}]}.
 func flinkValue(st *flinkapi.Status) cty.Value {
@@ -210,7 +210,10 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 		"name":     cty.StringVal(st.Name),
 		"state":    cty.StringVal(st.State),
 		"restarts": cty.NumberIntVal(st.Restarts),
-		"vertices": cty.TupleVal(vs),
+		// When the job started (UTC, as the sources' timestamps): rows
+		// written after it went through the running job, not its snapshot.
+		"start_time": timeText(st.StartTime),
+		"vertices":   cty.TupleVal(vs),
 		"checkpoints": cty.ObjectVal(map[string]cty.Value{
 			"completed":   cty.NumberIntVal(cp.Completed),
 			"failed":      cty.NumberIntVal(cp.Failed),
