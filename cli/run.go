@@ -271,9 +271,11 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 			return err
 		}
 	}
+	// A run asks the engines what ran (versions, Flink's settings); smoke
+	// and batch, quick checks, do not.
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: newProgress(env), Stack: stack, Versions: faceVersions(dir, stack.Face == "native"), Provenance: true,
+		Progress: newProgress(env), Stack: stack, Versions: faceVersions(dir, stack.Face == "native"), Provenance: name == "run",
 		Controls: rc.controls, ControlCap: rc.controlCap}
 	if services != nil {
 		opt.Compose = services
