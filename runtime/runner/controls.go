@@ -15,7 +15,7 @@ import (
 // DefaultControlCap bounds waits and step timeouts while a control is
 // on: above the lab's own bounds on what it measures (30 s lags), far
 // below the healthy timeouts an experiment allows itself.
-const DefaultControlCap = 45 * time.Second
+const DefaultControlCap = 35 * time.Second
 
 // runControls runs, for each control of the lab, every selected
 // experiment whose expectations name it again while the control is on:
@@ -120,9 +120,12 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 			}
 		}
 		r.cap = r.capOrDefault()
+		needed := neededUnderControl(e)
 		for _, s := range e.Steps {
 			var rs *record.Step
-			if why := r.unmet(e, s); why != "" {
+			if !needed[s.Name] {
+				rs = r.skipped(s, "no expectation depends on it while the control is on")
+			} else if why := r.unmet(e, s); why != "" {
 				rs = r.skipped(s, why)
 			} else {
 				r.opt.Progress.Step(e, s)
@@ -163,6 +166,58 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 		return err
 	}
 	return ctx.Err()
+}
+
+// neededUnderControl names the steps of e that run under a control:
+// those with expectations, the steps whose captures or results they
+// use, and every step before the last of them that acts on the stack (a
+// service step, bounded jobs, a wait that lets time pass). The rest —
+// reads nobody checks, smoke checks, whatever follows the last
+// expectation — would only spend the control's time.
+func neededUnderControl(e *schemas.Experiment) map[string]bool {
+	need := map[string]bool{}
+	var mark func(s *schemas.Step)
+	mark = func(s *schemas.Step) {
+		if s == nil || need[s.Name] {
+			return
+		}
+		need[s.Name] = true
+		for _, ref := range e.Inputs(s) {
+			if ref.Experiment == e.Name {
+				mark(e.Step(ref.Step))
+			}
+		}
+		for _, x := range s.Expects {
+			for _, ref := range x.Condition.Refs {
+				if ref.Experiment == e.Name {
+					mark(e.Step(ref.Step))
+				}
+			}
+		}
+		if s.Wait != nil && s.Wait.Rerun != "" {
+			mark(e.Step(s.Wait.Rerun))
+		}
+	}
+	last := -1
+	for i, s := range e.Steps {
+		if len(s.Expects) > 0 {
+			mark(s)
+			last = i
+		}
+	}
+	for i, s := range e.Steps {
+		if i > last {
+			break
+		}
+		acts := s.Kind == schemas.StepCompose || s.Kind == schemas.StepWait && s.Wait != nil && s.Wait.Rerun == "" ||
+			s.Kind == schemas.StepLab && s.Lab != nil && s.Lab.Action != "smoke"
+		// A sampling wait lets time pass too (experiment 06's outage).
+		sampling := s.Kind == schemas.StepWait && s.Wait != nil && s.Wait.Until == nil && s.Wait.Duration != ""
+		if acts || sampling {
+			mark(s)
+		}
+	}
+	return need
 }
 
 // applyControl stops the control's services and cancels its jobs, each

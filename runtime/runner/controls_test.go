@@ -1,0 +1,78 @@
+package runner
+
+import (
+	"testing"
+
+	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/schemas"
+)
+
+func seedLab(t *testing.T) *schemas.Lab {
+	t.Helper()
+	lab, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return lab
+}
+
+// TestNeededUnderControl keeps what the expectations read and what acts
+// on the stack before them, and leaves out reads nobody checks, smoke
+// checks and whatever follows the last expectation.
+func TestNeededUnderControl(t *testing.T) {
+	lab := seedLab(t)
+	for exp, want := range map[string]map[string]bool{
+		"baseline": {"smoke": false, "source_total": true, "serving_total": true, "caught_up": true, "jobs": true, "source_counts": false},
+		"worker_recovery": {"before": true, "job_before": true, "kafka_offsets": true, "last_before": true, "stop": true, "observe": true,
+			"start": true, "last_during": true, "after": true, "cohort_complete": true, "smoke": false, "batch": false, "revisit": false},
+		"hourly_summary": {"batch": true, "category": true, "hour_in_mysql": true, "detail_fresh": false, "hourly": false},
+	} {
+		got := neededUnderControl(lab.Experiment(exp))
+		for step, w := range want {
+			if got[step] != w {
+				t.Errorf("%s: step %s needed = %v, want %v", exp, step, got[step], w)
+			}
+		}
+	}
+}
+
+// TestVerdicts: held when healthy and not under the control is shown
+// able to fail, held under it too is blind, a step that could not run
+// under it counts as failing, a sanity check keeps its reason.
+func TestVerdicts(t *testing.T) {
+	lab := seedLab(t)
+	e := lab.Experiment("baseline")
+	held := func(name string, ok ...bool) *record.Step {
+		s := &record.Step{Name: name, Status: record.StatusOK}
+		for _, h := range ok {
+			s.Expectations = append(s.Expectations, record.Expectation{Held: h})
+		}
+		return s
+	}
+	healthy := &record.Experiment{Name: e.Name, Number: e.Number, Status: record.ExpDone,
+		Steps: []*record.Step{held("caught_up", true), held("jobs", true, true)}}
+	under := &record.ControlRun{Experiment: e.Name, Control: "join_cancelled",
+		Steps: []*record.Step{held("caught_up", false), held("jobs", true, false)}}
+	r := &Runner{lab: lab, rec: &record.Record{Experiments: []*record.Experiment{healthy}, Controls: []*record.ControlRun{under}}}
+	r.verdicts(e, healthy)
+	got := map[string]string{}
+	for _, v := range r.rec.Verdicts {
+		got[v.Step+"/"+string(rune('0'+v.Index))] = v.Verdict
+	}
+	want := map[string]string{"caught_up/0": record.VerdictAbleToFail, "jobs/0": record.VerdictBlind, "jobs/1": record.VerdictAbleToFail}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q (all: %v)", k, got[k], w, got)
+		}
+	}
+	if r.rec.Blind() != 1 {
+		t.Errorf("Blind() = %d, want 1", r.rec.Blind())
+	}
+	under.Steps = under.Steps[:1] // jobs did not run under the control
+	r.verdicts(e, healthy)
+	for _, v := range r.rec.Verdicts {
+		if v.Step == "jobs" && (v.Verdict != record.VerdictAbleToFail || v.Under != "not checked: the step did not run") {
+			t.Errorf("a step that did not run under the control: %+v", v)
+		}
+	}
+}
