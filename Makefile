@@ -19,10 +19,10 @@ help: ## list the targets
 demo: ## the main job, no Docker: install what is missing, render the seed lab, bring its native stack up, run all experiments, print the record
 	./scripts/demo.sh
 
-e2e: ## CI: every experiment of the labs end to end on a fresh native stack (run --strict; the seed lab with --controls), down, nothing left behind
+e2e: ## CI: every experiment of the labs end to end on a fresh native stack (run --strict --controls: every expectation held, and shown able to fail), down, nothing left behind
 	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/orders out/e2e
-	./scripts/e2e.sh labs/sensors out/e2e-sensors
-	./scripts/e2e.sh labs/orders_pg out/e2e-orders-pg
+	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/sensors out/e2e-sensors
+	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/orders_pg out/e2e-orders-pg
 
 build: ## build bin/labgen
 	$(GO) build -ldflags "-X github.com/labgen/labgen/cli.Version=$(VERSION)" -o $(BIN) ./cmd/labgen
