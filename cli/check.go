@@ -92,8 +92,16 @@ func checkEngines(ctx context.Context, env *Env, out io.Writer, lab *schemas.Lab
 		n := len(res.Diags.Errs())
 		return &exitError{code: ExitLabErrors, msg: fmt.Sprintf("the engines reject %d statement(s) of the lab", n)}
 	}
+	if len(res.Checked) == 0 && len(res.NotChecked) > 0 {
+		return errNothingChecked
+	}
 	return nil
 }
+
+// errNothingChecked: no engine answered. validate --engines fails on it
+// (nothing checked is not a pass); run goes on, since it brings the
+// stack up and its steps meet the engines anyway.
+var errNothingChecked = &exitError{code: ExitRunFailed, msg: "no engine could check anything (see \"Not checked\" above); the lab's own checks passed, the engines' did not run"}
 
 // renderedForCheck is the lab directory the engine check of validate
 // reads endpoints and .env from: OUT when given, else the lab rendered

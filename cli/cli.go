@@ -152,8 +152,12 @@ func RunEnv(ctx context.Context, args []string, env *Env) (code int) {
 		}
 	}
 	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "labgen: unknown command %q\n\n", args[0])
-		printUsage(env.Stderr)
+		var names []string
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		// The hint, not the whole help: the mistake stays on screen.
+		fmt.Fprintf(env.Stderr, "labgen: unknown command %q.%s\nRun 'labgen help' for the list of commands.\n", args[0], schemas.DidYouMean(args[0], names))
 		return ExitUsage
 	}
 	fs := flag.NewFlagSet("labgen "+cmd.name, flag.ContinueOnError)
@@ -258,7 +262,9 @@ func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 				arg += " " + name
 			}
 			def := ""
-			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" {
+			// A usage that already says its default (the lab's seed) keeps
+			// its own words.
+			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" && !strings.Contains(usage, "(default") {
 				def = fmt.Sprintf(" (default %s)", f.DefValue)
 			}
 			fmt.Fprintf(w, "  %-22s %s%s\n", arg, usage, def)

@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:    "fmt",
-		args:    "[-check] [-diff] LAB_DIR",
+		args:    "[-check] LAB_DIR",
 		summary: "rewrite a lab's .hcl files in canonical style",
 		help: `
 Rewrites every .hcl file of LAB_DIR in HCL's canonical layout (aligned

@@ -85,7 +85,7 @@ Examples:
 			rate := fset.String("rate", "", "orders per second, or `max` for as fast as MySQL accepts (default: the lab's rate)")
 			duration := fset.Duration("duration", 0, "stop after `D` (e.g. 10m); follow-ups not yet due are dropped")
 			count := fset.Int64("count", 0, "write `N` orders (per producer), then the follow-ups still due, then stop")
-			seed := fset.Int64("seed", 0, "the `S`eed of all randomness (default: the lab's seed)")
+			seed := fset.Int64("seed", 0, "the seed `S` of all randomness (default: the lab's seed)")
 			sample := fset.Int("sample", 0, "print the first `N` events as JSON lines and write nothing (no database needed)")
 			start := fset.String("start", "", "logical `TIME` of order number 0 with --rate max or --sample (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
 			producer := fset.String("producer", "", "run only the producer `NAME` (default: all of the lab's producers)")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labgen/labgen/publish"
 	"github.com/labgen/labgen/runtime/record"
+	"github.com/labgen/labgen/schemas"
 )
 
 func init() {
@@ -47,7 +48,7 @@ Examples:
 					return usagef("-o belongs to record publish")
 				}
 				if len(args) == 0 {
-					return usagef("record needs show or diff")
+					return usagef("record needs show, diff or publish")
 				}
 				switch args[0] {
 				case "show":
@@ -77,7 +78,7 @@ Examples:
 				case "publish":
 					return publishRecords(env, args[1:], *out)
 				}
-				return usagef("record %s: want show, diff or publish", args[0])
+				return usagef("record %s: want show, diff or publish.%s", args[0], schemas.DidYouMean(args[0], []string{"show", "diff", "publish"}))
 			}
 		},
 	})

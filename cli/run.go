@@ -201,7 +201,10 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 				model, files, sources = src, parser.Files(), parser.SQLSourceAt
 			}
 		}
-		return checkEngines(ctx, env, env.Stderr, model, files, sources, dir, ep)
+		if err := checkEngines(ctx, env, env.Stderr, model, files, sources, dir, ep); err != errNothingChecked {
+			return err
+		}
+		return nil
 	}
 	var services runner.Services
 	var serr error

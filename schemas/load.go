@@ -5,6 +5,7 @@
 package schemas
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -82,7 +83,7 @@ func (p *Parser) Load(dir string, opts Options) (*Lab, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No lab files",
-			Detail:   fmt.Sprintf("The directory %s has no .hcl files; a lab is a directory of .hcl files.", dir),
+			Detail:   fmt.Sprintf("The directory %s has no .hcl files; a lab is a directory of .hcl files.%s", dir, renderedHint(dir)),
 		}}
 	}
 	blocks := map[string][]*hcl.Block{}
@@ -299,4 +300,20 @@ func sortDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 	})
 	return diags
+}
+
+// renderedHint points from a rendered lab directory (lab.json, no .hcl
+// files) to the lab it was rendered from, the directory to give instead.
+func renderedHint(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "lab.json"))
+	if err != nil {
+		return ""
+	}
+	var l struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(b, &l) != nil || l.Name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" It is a lab rendered by labgen render (its lab.json is lab %q): give the lab's own directory, the one with its .hcl files (labs/%s in labgen's repository).", l.Name, l.Name)
 }

@@ -18,6 +18,11 @@ func closest(name string, candidates []string) string {
 	return best
 }
 
+// DidYouMean is " Did you mean X?" for the candidate closest to name (in
+// case, or within two edits), or "": the one hint of labgen's messages,
+// the loader's and the command line's.
+func DidYouMean(name string, candidates []string) string { return didYouMean(name, candidates) }
+
 // didYouMean is " Did you mean X?" for the closest candidate, or "".
 func didYouMean(name string, candidates []string) string {
 	if c := closest(name, candidates); c != "" {
