@@ -72,13 +72,10 @@ func Outcome(s *Step, i int) string {
 	}
 	if i < len(s.Expectations) {
 		x := s.Expectations[i]
-		switch {
-		case x.Error != "":
+		if x.Error != "" {
 			return "not checked: " + x.Error
-		case x.Held:
-			return "held"
 		}
-		return "not held"
+		return outcomeWord(x)
 	}
 	switch s.Status {
 	case StatusSkipped:
@@ -87,6 +84,17 @@ func Outcome(s *Step, i int) string {
 		return "not checked: the step failed"
 	}
 	return "not checked"
+}
+
+// outcomeWord is an expectation's outcome in a word or two.
+func outcomeWord(x Expectation) string {
+	switch {
+	case x.Error != "":
+		return "not checked"
+	case x.Held:
+		return "held"
+	}
+	return "not held"
 }
 
 // Blind counts the verdicts that show an expectation blind to its
@@ -166,14 +174,7 @@ func writeControls(w io.Writer, r *Record) {
 		for _, s := range c.Steps {
 			var xs []string
 			for _, x := range s.Expectations {
-				o := "held"
-				switch {
-				case x.Error != "":
-					o = "not checked"
-				case !x.Held:
-					o = "not held"
-				}
-				xs = append(xs, o)
+				xs = append(xs, outcomeWord(x))
 			}
 			why := s.Skipped
 			if s.Status == StatusError {

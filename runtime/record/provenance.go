@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -38,7 +39,7 @@ func (r *Record) ProvenanceRows() []HeadRow {
 			ofs = append(ofs, s.Of)
 		}
 		byOf[s.Of] = append(byOf[s.Of], s.Name+" = "+s.Value)
-		if !contains(srcOf[s.Of], s.Source) {
+		if !slices.Contains(srcOf[s.Of], s.Source) {
 			srcOf[s.Of] = append(srcOf[s.Of], s.Source)
 		}
 	}
@@ -46,13 +47,4 @@ func (r *Record) ProvenanceRows() []HeadRow {
 		out = append(out, HeadRow{"Settings of " + of, strings.Join(byOf[of], "; ") + " (" + strings.Join(srcOf[of], ", ") + ")"})
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

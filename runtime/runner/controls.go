@@ -122,20 +122,13 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 		r.cap = r.capOrDefault()
 		needed := neededUnderControl(e)
 		for _, s := range e.Steps {
-			var rs *record.Step
+			skip := ""
 			if !needed[s.Name] {
-				rs = r.skipped(s, "no expectation depends on it while the control is on")
-			} else if why := r.unmet(e, s); why != "" {
-				rs = r.skipped(s, why)
-			} else {
-				r.opt.Progress.Step(e, s)
-				rs = r.runStep(ctx, e, s)
-				if ctx.Err() != nil {
-					break
-				}
+				skip = "no expectation depends on it while the control is on"
 			}
-			if rs.Status != record.StatusOK {
-				r.markMissing(e.Name, rs, stepWhy(rs))
+			rs := r.stepOrSkip(ctx, e, s, skip)
+			if rs == nil {
+				break
 			}
 			run.Steps = append(run.Steps, rs)
 			r.opt.Progress.StepDone(e, s, rs)

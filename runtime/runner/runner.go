@@ -440,20 +440,9 @@ func (r *Runner) runExperiment(ctx context.Context, e *schemas.Experiment) error
 	}
 	for i := len(re.Steps); i < len(e.Steps); i++ {
 		s := e.Steps[i]
-		var rs *record.Step
-		if stopped != "" {
-			rs = r.skipped(s, stopped)
-		} else if why := r.unmet(e, s); why != "" {
-			rs = r.skipped(s, why)
-		} else {
-			r.opt.Progress.Step(e, s)
-			rs = r.runStep(ctx, e, s)
-			if ctx.Err() != nil {
-				return ctx.Err() // the interrupted step is not recorded
-			}
-		}
-		if rs.Status != record.StatusOK {
-			r.markMissing(e.Name, rs, stepWhy(rs))
+		rs := r.stepOrSkip(ctx, e, s, stopped)
+		if rs == nil {
+			return ctx.Err() // the interrupted step is not recorded
 		}
 		if rs.Status == record.StatusError && s.OnFailure == "stop" && stopped == "" {
 			stopped = fmt.Sprintf("step %s failed and says on_failure = \"stop\"", s.Name)
@@ -466,6 +455,30 @@ func (r *Runner) runExperiment(ctx context.Context, e *schemas.Experiment) error
 	}
 	re.Status = record.ExpDone
 	return r.write()
+}
+
+// stepOrSkip runs one step of e, or records it skipped: for skip when
+// that is set, else for a captured value it needs that is missing. A
+// step that did not end ok marks its captures missing. It returns nil
+// when ctx ended during the step, which is then not recorded.
+func (r *Runner) stepOrSkip(ctx context.Context, e *schemas.Experiment, s *schemas.Step, skip string) *record.Step {
+	if skip == "" {
+		skip = r.unmet(e, s)
+	}
+	var rs *record.Step
+	if skip != "" {
+		rs = r.skipped(s, skip)
+	} else {
+		r.opt.Progress.Step(e, s)
+		rs = r.runStep(ctx, e, s)
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	if rs.Status != record.StatusOK {
+		r.markMissing(e.Name, rs, stepWhy(rs))
+	}
+	return rs
 }
 
 func (r *Runner) missingAll(exp string, s *schemas.Step, why string) {
