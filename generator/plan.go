@@ -292,7 +292,7 @@ func (c *compiler) field(f *schemas.Field, t *schemas.Table, stream []string, pl
 	}
 	fd := &field{col: column{name: f.Name, typ: col.Type, round: -1}}
 	if f.Round != nil {
-		if *f.Round < 0 || *f.Round > 30 {
+		if *f.Round < 0 || *f.Round > schemas.MaxRound {
 			return nil, fmt.Errorf("field %q: round %d is out of range", f.Name, *f.Round)
 		}
 		fd.col.round = *f.Round

@@ -104,6 +104,9 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 	d.currentStep = &deferredRef{exp: e, step: len(e.Steps)}
 	kind.decode(d, at, s, e)
 	d.checkOwn(at, s)
+	if ta := at["timeout"]; ta != nil && kind.untimed != "" {
+		d.errorf(ta.NameRange, "Timeout of a "+kind.Name+" step", "%s", kind.untimed)
+	}
 
 	if ca := at["capture"]; ca != nil {
 		s.Captures = d.namedExprs(ca, s.Name, "capture")
@@ -128,6 +131,9 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 		}
 		c := d.expr(xc.Attributes["condition"], cty.Bool, true)
 		c.Source = exprSource(d, xc.Attributes["condition"].Expr)
+		if !s.HasResult() {
+			d.errorf(xb.DefRange, "Nothing to check", "A %s step has no result for an expectation to check; put the expect on the step whose result it reads, or on a wait that re-runs it.", s.Kind)
+		}
 		x := &Expect{Condition: c, Message: d.str(xc.Attributes["message"])}
 		d.keepSyntax(&x.Condition, xc.Attributes["condition"].Expr)
 		d.decodeExpectControl(xc.Attributes, x)
@@ -155,6 +161,13 @@ func (d *decoder) namedExprs(a *hcl.Attribute, step, what string) []*Capture {
 			continue
 		}
 		seen[key] = kv.Key.Range()
+		if what == "sample" {
+			for _, tr := range kv.Value.Variables() {
+				if tr.RootName() == "samples" {
+					d.errorf(tr.SourceRange(), "samples is not available here", "A sample is taken from each run's result; samples, the runs taken so far, is for the step's capture and expect.")
+				}
+			}
+		}
 		x := d.expr(&hcl.Attribute{Name: key, Expr: kv.Value, Range: kv.Value.Range()}, cty.DynamicPseudoType, true)
 		x.Source = exprSource(d, kv.Value) // evaluated at run time, over result
 		out = append(out, &Capture{Name: key, Expr: x})
@@ -358,6 +371,17 @@ func templateText(d *decoder, e hcl.Expression) string {
 	return strings.TrimSpace(b.String())
 }
 
+// objectArgs are the arguments of the step attributes whose value is an
+// object (kafka = { topic = ... }), by attribute: the decoder admits these
+// and the reference documents each.
+var objectArgs = map[string][]string{
+	StepKafka:   {"topic", "key", "tail", "max", "timeout", "offsets"},
+	StepFlink:   {"job", "show"},
+	StepCompose: {"action", "service"},
+	StepWait:    {"rerun", "until", "interval", "timeout", "for"},
+	"compare":   {"declared", "column"},
+}
+
 func (d *decoder) objectAttrs(a *hcl.Attribute, what string, allowed ...string) map[string]*hcl.Attribute {
 	pairs, diags := hcl.ExprMap(a.Expr)
 	if diags.HasErrors() {
@@ -388,7 +412,7 @@ func (d *decoder) objectAttrs(a *hcl.Attribute, what string, allowed ...string) 
 }
 
 func (d *decoder) decodeKafkaStep(a *hcl.Attribute) *KafkaStep {
-	at := d.objectAttrs(a, "kafka step", "topic", "key", "tail", "max", "timeout", "offsets")
+	at := d.objectAttrs(a, "kafka step", objectArgs[StepKafka]...)
 	if at == nil {
 		return nil
 	}
@@ -414,6 +438,9 @@ func (d *decoder) decodeKafkaStep(a *hcl.Attribute) *KafkaStep {
 		x := d.expr(ka, cty.String, false)
 		k.Key = &x
 	}
+	if ta := at["tail"]; ta != nil && k.Key != nil {
+		d.errorf(ta.NameRange, "Tail with a key", "A kafka step reads either the messages of one key (key, up to max) or the topic's last messages (tail), not both.")
+	}
 	k.Tail = d.atLeast(at["tail"], 1, 0)
 	if k.Key == nil && k.Tail == 0 {
 		k.Tail = 10
@@ -425,7 +452,7 @@ func (d *decoder) decodeKafkaStep(a *hcl.Attribute) *KafkaStep {
 var flinkShows = []string{"state", "vertices", "checkpoints", "restarts", "exceptions"}
 
 func (d *decoder) decodeFlinkStep(a *hcl.Attribute) *FlinkStep {
-	at := d.objectAttrs(a, "flink step", "job", "show")
+	at := d.objectAttrs(a, "flink step", objectArgs[StepFlink]...)
 	if at == nil {
 		return nil
 	}
@@ -460,7 +487,7 @@ func (d *decoder) decodeComposeStep(a *hcl.Attribute) *ComposeStep {
 		}
 		c.Action, c.Service = fields[0], fields[1]
 	} else {
-		at := d.objectAttrs(a, "compose step", "action", "service")
+		at := d.objectAttrs(a, "compose step", objectArgs[StepCompose]...)
 		if at == nil {
 			return c
 		}
@@ -479,7 +506,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 		w.Duration = d.duration(a, "")
 		return w
 	}
-	at := d.objectAttrs(a, "wait step", "rerun", "until", "interval", "timeout", "for")
+	at := d.objectAttrs(a, "wait step", objectArgs[StepWait]...)
 	if at == nil {
 		return w
 	}
@@ -517,6 +544,13 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 		w.Until = &x
 		d.keepSyntax(w.Until, ua.Expr)
 	}
+	if w.Rerun == "" && w.Duration != "" { // without "for", the wait is reported above or below
+		for _, name := range []string{"interval", "timeout"} {
+			if xa := at[name]; xa != nil {
+				d.errorf(xa.NameRange, "Wait without a step to re-run", "%s paces or bounds the re-runs of the step named by rerun = step.NAME; this wait re-runs nothing. For a plain pause write wait = \"30s\".", name)
+			}
+		}
+	}
 	if w.Duration == "" && w.Rerun == "" && at["until"] == nil { // a lone until is reported above
 		d.errorf(a.Expr.Range(), "Wait for what", "Write wait = \"30s\", or { rerun = step.NAME, until = CONDITION, timeout = \"2m\" }.")
 	}
@@ -531,7 +565,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 // The declared distribution must be a continuous law (uniform, normal,
 // lognormal, exponential), whose density a histogram can be set beside.
 func (d *decoder) decodeCompare(a *hcl.Attribute) *CompareStep {
-	at := d.objectAttrs(a, "compare", "declared", "column")
+	at := d.objectAttrs(a, "compare", objectArgs["compare"]...)
 	if at == nil {
 		return nil
 	}

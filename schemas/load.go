@@ -210,10 +210,14 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 
 	switch stacks := blocks["stack"]; len(stacks) {
 	case 0:
-		d.diags = append(d.diags, &hcl.Diagnostic{
+		diag := &hcl.Diagnostic{
 			Severity: hcl.DiagError, Summary: "Missing stack block",
-			Detail: "A lab declares the components it runs in one stack { ... } block.",
-		})
+			Detail: fmt.Sprintf("A lab declares the components it runs in one stack block, in any .hcl file of %s, such as stack { mysql {} kafka {} flink {} clickhouse {} }.", dir),
+		}
+		if labs := blocks["lab"]; len(labs) > 0 {
+			diag.Subject = labs[0].DefRange.Ptr() // the lab it is missing from
+		}
+		d.diags = append(d.diags, diag)
 		d.lab.Stack = &Stack{}
 	default:
 		for _, extra := range stacks[1:] {

@@ -43,6 +43,9 @@ type StepKind struct {
 	unavailable func(d *decoder, s *Step) string
 	// own are the attributes that only a step of this kind takes.
 	own []ownAttr
+	// untimed, when set, says why the step's timeout bounds nothing for
+	// this kind and what to write instead; the loader refuses it there.
+	untimed string
 	// decode sets the kind's part of s from the step's attributes.
 	decode func(d *decoder, at hcl.Attributes, s *Step, e *Experiment)
 }
@@ -99,6 +102,7 @@ func init() {
 		},
 		{
 			Name: StepKafka, Form: "kafka", Rerun: true,
+			untimed: "A kafka step reads for kafka = { timeout = \"10s\" } (its default); write the timeout there.",
 			inputs: func(_ *Experiment, s *Step) []Ref {
 				if s.Kafka == nil || s.Kafka.Key == nil {
 					return nil
@@ -149,7 +153,8 @@ func init() {
 			// A wait that re-runs a step has that step's result; it needs
 			// what that step needs, and what its until uses.
 			Name: StepWait, Form: "wait",
-			result: func(s *Step) bool { return s.Wait == nil || s.Wait.Rerun != "" },
+			untimed: "A wait is bounded by itself: wait = \"30s\", or { rerun = step.NAME, until = …, timeout = \"2m\" }; write the timeout there.",
+			result:  func(s *Step) bool { return s.Wait == nil || s.Wait.Rerun != "" },
 			inputs: func(e *Experiment, s *Step) []Ref {
 				if s.Wait == nil {
 					return nil
@@ -169,7 +174,8 @@ func init() {
 		},
 		{
 			Name: StepNote, Form: "note", result: never,
-			decode: func(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) { s.Note = trimText(d.str(at[StepNote])) },
+			untimed: "A note only prints its text; it has nothing to time out.",
+			decode:  func(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) { s.Note = trimText(d.str(at[StepNote])) },
 		},
 	}
 	stepSchema = newStepSchema()

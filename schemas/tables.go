@@ -268,6 +268,10 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
+// MaxRound is the most decimal places a field's round keeps (the
+// generator rounds with powers of ten a float64 holds exactly enough).
+const MaxRound = 30
+
 var producerSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "table", Required: true}, {Name: "rate", Required: true}},
 	Blocks: []hcl.BlockHeaderSchema{
@@ -499,6 +503,10 @@ func (d *decoder) decodeFields(owner *hcl.Block, blocks []*hcl.Block, table *Tab
 		fd := &Field{Name: name, DeclRange: fb.DefRange, Dist: d.dist(fc.Attributes["value"])}
 		if ra := fc.Attributes["round"]; ra != nil {
 			r := d.atLeast(ra, 0, 0)
+			if r > MaxRound {
+				d.errorf(ra.Expr.Range(), "Invalid number", "round keeps at most %d decimal places, not %d.", MaxRound, r)
+				r = MaxRound
+			}
 			fd.Round = &r
 		}
 		if table != nil {

@@ -111,6 +111,7 @@ func (r *Runner) runKafkaOffsets(ctx context.Context, k *schemas.KafkaStep, ran 
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
+	timeout = r.capped(timeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(r.opt.Endpoints.Kafka...), kgo.DialTimeout(5*time.Second), kgo.RequestRetries(2))

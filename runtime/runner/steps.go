@@ -290,7 +290,7 @@ func (r *Runner) runKafka(ctx context.Context, e *schemas.Experiment, s *schemas
 	if k.Offsets {
 		return r.runKafkaOffsets(ctx, k, ran)
 	}
-	timeout := schemas.ParseDuration(k.Timeout)
+	timeout := r.capped(schemas.ParseDuration(k.Timeout))
 	opt := kafkaread.Options{Max: k.Max, Timeout: timeout}
 	var res *kafkaread.Result
 	var err error

@@ -33,7 +33,11 @@ experiment "one" {
   title  = "One"
 
   step "read" {
-    kafka   = { topic = "t", timeout = "1 minute" } # ERROR: Invalid duration
+    kafka = { topic = "t", timeout = "1 minute" } # ERROR: Invalid duration
+  }
+
+  step "show" {
+    flink   = {}
     timeout = "forever" # ERROR: Invalid duration
   }
 

@@ -1,5 +1,4 @@
-# A lab without a stack.
-# ERROR (no range): Missing stack block
-lab "nostack" {
+# A lab without a stack: the error points at the lab it is missing from.
+lab "nostack" { # ERROR: Missing stack block
   title = "No stack"
 }
