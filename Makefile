@@ -11,7 +11,7 @@ OUT   ?= out/orders
 # missing unless LABGEN_TEST_SERVERS=require (what CI sets).
 export LABGEN_TEST_SERVERS
 
-.PHONY: help demo e2e build render validate test lint fuzz deps bench bench-producer bench-native prove clean
+.PHONY: help demo e2e build render validate test lint golden fuzz deps bench bench-producer bench-native prove clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -23,6 +23,7 @@ e2e: ## CI: every experiment of the labs end to end on a fresh native stack (run
 	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/orders out/e2e
 	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/sensors out/e2e-sensors
 	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/orders_pg out/e2e-orders-pg
+	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh docs/tutorial/bikes out/e2e-tutorial
 
 build: ## build bin/labgen
 	$(GO) build -ldflags "-X github.com/labgen/labgen/cli.Version=$(VERSION)" -o $(BIN) ./cmd/labgen
@@ -31,12 +32,13 @@ render: build ## validate and render the seed lab into out/orders (needs only Go
 	$(BIN) validate $(LAB)
 	$(BIN) render $(LAB) -o $(OUT)
 
-validate: build ## validate the seed lab, its variants, the sensors lab and the PostgreSQL lab
+validate: build ## validate the seed lab, its variants, the sensors lab, the PostgreSQL lab and the tutorial's lab
 	$(BIN) validate $(LAB)
 	$(BIN) validate $(LAB) -var order_rate=50 -var payment_delay=10s
 	$(BIN) validate $(LAB) -var lakes=false
 	$(BIN) validate labs/sensors
 	$(BIN) validate labs/orders_pg
+	$(BIN) validate docs/tutorial/bikes
 
 lint: build ## gofmt, go vet and labgen fmt -check
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -44,6 +46,10 @@ lint: build ## gofmt, go vet and labgen fmt -check
 	$(BIN) fmt -check $(LAB)
 	$(BIN) fmt -check labs/sensors
 	$(BIN) fmt -check labs/orders_pg
+	$(BIN) fmt -check docs/tutorial/bikes
+
+golden: ## rewrite the golden files and generated pages (render, kube, publish, runner, docs/reference.md, docs/cli.md); review the diff like code
+	$(GO) test ./render ./render/kube ./publish ./runtime/runner ./docs -update
 
 fuzz: ## run the loader's fuzz target for a bounded time (FUZZTIME, default 20s)
 	$(GO) test ./schemas -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $${FUZZTIME:-20s}

@@ -1,0 +1,2 @@
+// Package docs holds labgen's documentation and the tests that keep it true.
+package docs
