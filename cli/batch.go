@@ -3,7 +3,7 @@ package cli
 func init() {
 	register(&command{
 		name:    "batch",
-		args:    "OUT [--no-up] [endpoint flags]",
+		args:    "OUT [--no-up] " + endpointArgs,
 		summary: "run a rendered lab's bounded Flink jobs now",
 		help: `
 Runs each available bounded (batch) job of the lab through the Flink SQL

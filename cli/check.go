@@ -20,6 +20,9 @@ import (
 	"github.com/labgen/labgen/schemas"
 )
 
+// checkEndpointArgs are addCheckEndpointFlags' flags for a usage line.
+const checkEndpointArgs = "[--gateway URL] [--mysql ADDR|URL|DSN] [--postgres ADDR|URL] [--clickhouse ADDR|URL]"
+
 // addCheckEndpointFlags are the endpoint flags the engine check uses
 // (validate --engines): the databases and the SQL gateway.
 func addCheckEndpointFlags(fs *flag.FlagSet) *endpointFlags {

@@ -9,24 +9,51 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
+	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/mattn/go-isatty"
 
+	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/schemas"
 )
 
-// Exit codes.
+// Exit codes: the one table of them is ExitCodes.
 const (
 	ExitOK        = 0
 	ExitLabErrors = 1 // the lab has errors (or fmt -check found changes)
-	ExitUsage     = 2
-	ExitRunFailed = 3 // a run, a step or a service failed
+	ExitUsage     = 2 // the command line is wrong, or a path it names is not what the command reads
+	ExitRunFailed = 3 // a run, a step or a service failed, or nothing could be checked
 )
+
+// ExitCode is one of labgen's exit codes: Short for the one-line list of
+// labgen --help, Meaning for docs/cli.md.
+type ExitCode struct {
+	Code           int
+	Short, Meaning string
+}
+
+// ExitCodes is the table of labgen's exit codes, the same for every
+// command; labgen --help and docs/cli.md print it from here.
+var ExitCodes = []ExitCode{
+	{ExitOK, "ok", "ok: the command did what it was asked (a run: every step ran without error)"},
+	{ExitLabErrors, "the lab has errors", "the lab has errors: validate or render found diagnostics (printed as FILE:LINE:COL), the engines rejected a statement (validate --engines, run), or fmt -check found unformatted files"},
+	{ExitUsage, "usage or wrong path", "usage: an unknown command or flag (with a \"Did you mean\" hint), a missing or extra argument, a bad flag value, or a path that is not what the command reads: no lab directory, no rendered lab directory (no lab.json), no lab record (the message lists the records that are there)"},
+	{ExitRunFailed, "a run failed", "a run failed: a step, a service or a job submission failed, the run was interrupted, --strict found an expectation that did not hold (or a blind one under --controls), validate --engines could check nothing at all, or something outside labgen failed (Docker, Java, a database, the disk)"},
+}
+
+// exitCodesLine is the exit codes on one line, for labgen --help.
+func exitCodesLine() string {
+	var parts []string
+	for _, c := range ExitCodes {
+		parts = append(parts, fmt.Sprintf("%d %s", c.Code, c.Short))
+	}
+	return "Exit codes: " + strings.Join(parts, ", ") + "."
+}
 
 // Version is set at build time with -ldflags "-X .../cli.Version=..."
 // (make build: git describe); otherwise it is the module's version or
@@ -169,19 +196,25 @@ func RunEnv(ctx context.Context, args []string, env *Env) (code int) {
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "labgen %s: %v\n", cmd.name, err)
+		fmt.Fprintf(env.Stderr, "labgen %s: %s\n", cmd.name, flagError(err, fs, args[1:]))
 		fmt.Fprintf(env.Stderr, "Usage: labgen %s %s (see labgen %s --help)\n", cmd.name, cmd.args, cmd.name)
 		return ExitUsage
 	}
 	err = run(ctx, positional)
 	var ue *usageError
 	var ee *exitError
+	var nr *labdir.NotRenderedError
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &ue):
 		fmt.Fprintf(env.Stderr, "labgen %s: %s\n", cmd.name, ue.msg)
 		fmt.Fprintf(env.Stderr, "Usage: labgen %s %s (see labgen %s --help)\n", cmd.name, cmd.args, cmd.name)
+		return ExitUsage
+	case errors.As(err, &nr):
+		// A path that is no rendered lab directory is the command line's
+		// mistake, whichever command met it.
+		fmt.Fprintf(env.Stderr, "labgen %s: %s\n", cmd.name, notRenderedMsg(nr))
 		return ExitUsage
 	case errors.As(err, &ee):
 		if ee.msg != "" {
@@ -195,6 +228,93 @@ func RunEnv(ctx context.Context, args []string, env *Env) (code int) {
 		fmt.Fprintf(env.Stderr, "labgen %s: %v\n", cmd.name, err)
 		return ExitRunFailed
 	}
+}
+
+// flagError is the flag package's parse error in labgen's words: an
+// unknown flag names the command's closest flag (one hint, as for
+// commands), spelt with as many dashes as the user gave.
+func flagError(err error, fs *flag.FlagSet, args []string) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err.Error()
+	}
+	dashes := "-"
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if n, _, _ := strings.Cut(a, "="); n == "--"+name {
+			dashes = "--"
+			break
+		}
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	hint := ""
+	if c := schemas.DidYouMean(name, names); c != "" {
+		// " Did you mean NAME?" with the dashes.
+		hint = strings.Replace(c, "mean ", "mean "+dashes, 1)
+	}
+	return fmt.Sprintf("unknown flag %s%s.%s", dashes, name, hint)
+}
+
+// notRenderedMsg says what to do when a command that reads a rendered lab
+// directory was given something else: the lab's source, a directory
+// without lab.json, or a path that is not there (with the closest
+// directory beside it).
+func notRenderedMsg(nr *labdir.NotRenderedError) string {
+	dir := nr.Dir
+	switch {
+	case nr.Source:
+		return fmt.Sprintf("%s is a lab's source, not a rendered lab directory; render it first (labgen render %s -o out/NAME) and give that directory", dir, dir)
+	case !exists(dir):
+		return fmt.Sprintf("%s does not exist; give a directory labgen render wrote (labgen render LAB_DIR -o %s).%s", dir, dir, siblingHint(dir))
+	}
+	return fmt.Sprintf("%s is not a rendered lab directory: it has no lab.json (labgen render LAB_DIR -o %s writes one)", dir, dir)
+}
+
+// siblingHint is " Did you mean X?" for the entry beside path (in its
+// parent directory) closest to its name, or "".
+func siblingHint(path string) string {
+	parent, base := filepath.Split(filepath.Clean(path))
+	if parent == "" {
+		parent = "."
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	c := schemas.DidYouMean(base, names)
+	if c == "" {
+		return ""
+	}
+	// Name the whole path, as the user typed its parent.
+	name := strings.TrimSuffix(strings.TrimPrefix(c, " Did you mean "), "?")
+	if p, _ := filepath.Split(path); p != "" {
+		name = filepath.Join(p, name)
+	}
+	return " Did you mean " + name + "?"
+}
+
+// labDirArg checks that dir, a lab's source directory, is there: a path
+// that is not is the command line's mistake (exit 2), not the lab's.
+func labDirArg(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return usagef("no lab directory %s: give the directory of the lab's .hcl files (e.g. labs/orders).%s", dir, siblingHint(dir))
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return usagef("%s is a file; give the lab's directory (%s)", dir, filepath.Dir(dir))
+	}
+	return nil
 }
 
 // parseInterspersed lets flags come after positional arguments, as in
@@ -225,18 +345,13 @@ Usage: labgen <command> [arguments]
 
 Commands:
 `)
-	cs := append([]*command(nil), commands...)
-	sort.SliceStable(cs, func(i, j int) bool { return order(cs[i].name) < order(cs[j].name) })
-	for _, c := range cs {
-		if c.hidden {
-			continue
-		}
+	for _, c := range visibleCommands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
 Run 'labgen <command> --help' for a command's arguments and examples.
-Exit codes: 0 ok, 1 the lab has errors, 2 usage, 3 a run failed.
 `)
+	fmt.Fprintln(w, exitCodesLine())
 }
 
 // order lists commands in the order a newcomer uses them.
@@ -321,6 +436,14 @@ func loadLabParser(env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, h
 // loadLabOptions is loadLabParser with the loader's options spelt out
 // (validate adds the lints).
 func loadLabOptions(env *Env, dir string, opts schemas.Options) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
+	if err := labDirArg(dir); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, v := range opts.Vars {
+		if _, err := os.Stat(v.File); v.File != "" && errors.Is(err, iofs.ErrNotExist) {
+			return nil, nil, nil, usagef("-var-file %s: no such file", v.File)
+		}
+	}
 	p := schemas.NewParser()
 	lab, diags := p.Load(dir, opts)
 	if len(diags) > 0 {

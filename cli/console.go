@@ -20,7 +20,7 @@ import (
 func init() {
 	register(&command{
 		name:    "console",
-		args:    "OUT [--listen ADDR] [--mysql ADDR|URL|DSN] [--postgres ADDR|URL] [--clickhouse ADDR|URL]",
+		args:    "OUT [--listen ADDR] [--mysql ADDR|URL|DSN] [--postgres ADDR|URL] [--clickhouse ADDR|URL] [--max-rows N] [--timeout DURATION]",
 		summary: "serve the read-only query console of a rendered lab",
 		help: `
 Serves a small web page for querying a running lab: pick MySQL or

@@ -31,7 +31,7 @@ func hasCompose(dir string) bool {
 func init() {
 	register(&command{
 		name:    "down",
-		args:    "OUT [--kubernetes] [--volumes]",
+		args:    "OUT [--kubernetes [--kubectl PATH]] [--volumes]",
 		summary: "stop and remove a rendered lab's services",
 		help: `
 Runs docker compose down in the rendered lab directory OUT: the containers
@@ -63,7 +63,7 @@ Examples:
 				// there), or when compose cannot run at all.
 				if lay, err := native.NewLayout(args[0]); err == nil && (lay.Running() || exists(lay.State) || !hasCompose(args[0])) {
 					if err := labdir.Check(args[0]); err != nil {
-						return &exitError{code: ExitRunFailed, msg: err.Error()}
+						return err
 					}
 					msg, err := native.Down(ctx, lay, *volumes)
 					if err != nil {

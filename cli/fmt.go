@@ -36,6 +36,9 @@ Examples:
 				if len(args) != 1 {
 					return usagef("fmt takes one lab directory")
 				}
+				if err := labDirArg(args[0]); err != nil {
+					return err
+				}
 				files, err := schemas.LabFiles(args[0])
 				if err != nil {
 					return err

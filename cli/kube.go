@@ -3,10 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/labgen/labgen/runtime/kube"
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
 // kubeOptions are up's and down's flags for a lab on Kubernetes.
@@ -19,9 +21,9 @@ type kubeOptions struct {
 // context of its kubeconfig) and waits until the workloads, the Kafka
 // cluster and the Flink deployments are ready, printing each change.
 func kubeUp(ctx context.Context, env *Env, out string, opts kubeOptions, timeout time.Duration) error {
-	base, err := kube.Open(out)
+	base, err := kubeBase(out)
 	if err != nil {
-		return &exitError{code: ExitRunFailed, msg: err.Error()}
+		return err
 	}
 	k := kube.Kubectl{Bin: opts.kubectl}
 	// The namespace first: the base's other objects live in it, and a dry
@@ -52,9 +54,9 @@ func kubeUp(ctx context.Context, env *Env, out string, opts kubeOptions, timeout
 
 // kubeDown deletes what the base created.
 func kubeDown(ctx context.Context, env *Env, out string, opts kubeOptions, volumes bool) error {
-	base, err := kube.Open(out)
+	base, err := kubeBase(out)
 	if err != nil {
-		return &exitError{code: ExitRunFailed, msg: err.Error()}
+		return err
 	}
 	report, err := base.Delete(ctx, kube.Kubectl{Bin: opts.kubectl}, volumes)
 	fmt.Fprint(env.Stderr, report)
@@ -67,4 +69,21 @@ func kubeDown(ctx context.Context, env *Env, out string, opts kubeOptions, volum
 	}
 	fmt.Fprintln(env.Stdout, what)
 	return nil
+}
+
+// kubeBase is the Kubernetes base of the rendered lab directory out; a
+// directory that is not rendered, or rendered without --target
+// kubernetes, is the command line's mistake (exit 2).
+func kubeBase(out string) (*kube.Base, error) {
+	if err := labdir.Check(out); err != nil {
+		return nil, err
+	}
+	if !exists(filepath.Join(out, "kubernetes", "kustomization.yaml")) {
+		return nil, usagef("%s has no Kubernetes base: render it with labgen render LAB_DIR -o %s --target kubernetes", out, out)
+	}
+	base, err := kube.Open(out)
+	if err != nil {
+		return nil, &exitError{code: ExitRunFailed, msg: err.Error()}
+	}
+	return base, nil
 }

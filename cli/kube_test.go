@@ -48,7 +48,7 @@ func TestRenderKubernetes(t *testing.T) {
 	if code, _, stderr := run(t, out, nil, "up", out, "--dry-run"); code != ExitUsage || !strings.Contains(stderr, "--dry-run goes with --kubernetes") {
 		t.Errorf("up --dry-run without --kubernetes: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := run(t, out, nil, "up", out, "--kubernetes"); code != ExitRunFailed || !strings.Contains(stderr, "has no Kubernetes base") {
+	if code, _, stderr := run(t, out, nil, "up", out, "--kubernetes"); code != ExitUsage || !strings.Contains(stderr, "has no Kubernetes base") {
 		t.Errorf("up --kubernetes without a base: exit %d, %q", code, stderr)
 	}
 }

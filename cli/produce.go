@@ -30,7 +30,7 @@ var sampleEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 func init() {
 	register(&command{
 		name:    "produce",
-		args:    "DIR [--rate N|max] [--count N] [--duration D] [--seed S] [--mysql DSN] [--sample N]",
+		args:    "DIR [--rate N|max] [--count N] [--duration D] [--seed S] [--start TIME] [--producer NAME] [--batch N] [--progress D] [--mysql DSN | --postgres URL] [--sample N]",
 		summary: "write the lab's source tables continuously (the producer)",
 		help: `
 Reads DIR/lab.json (a rendered lab, see labgen render) and writes the rows

@@ -2,8 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/labgen/labgen/publish"
 	"github.com/labgen/labgen/runtime/record"
@@ -13,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:    "record",
-		args:    "show RECORD | diff A B | publish RECORD… -o DIR",
+		args:    "show RECORD | diff A B | publish RECORD… -o|--out DIR",
 		summary: "show a lab record, compare two, or publish records as HTML",
 		help: `
 record show RECORD prints a lab record as Markdown (the record.md a run
@@ -45,10 +51,11 @@ Examples:
   labgen record publish out/orders/records/A -o site
   labgen record publish out/orders/records/A out/orders-fast/records/B -o site`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
-			out := fs.String("o", "", "record publish: the directory to write the pages into")
+			out := fs.String("o", "", "record publish: the `DIR` to write the pages into")
+			fs.StringVar(out, "out", "", "the same as -o `DIR`")
 			return func(_ context.Context, args []string) error {
 				if *out != "" && (len(args) == 0 || args[0] != "publish") {
-					return usagef("-o belongs to record publish")
+					return usagef("-o (--out) belongs to record publish")
 				}
 				if len(args) == 0 {
 					return usagef("record needs show, diff or publish")
@@ -58,7 +65,7 @@ Examples:
 					if len(args) != 2 {
 						return usagef("record show takes one record")
 					}
-					r, err := record.Read(args[1])
+					r, err := readRecord(args[1])
 					if err != nil {
 						return err
 					}
@@ -68,11 +75,11 @@ Examples:
 					if len(args) != 3 {
 						return usagef("record diff takes two records")
 					}
-					a, err := record.Read(args[1])
+					a, err := readRecord(args[1])
 					if err != nil {
 						return err
 					}
-					b, err := record.Read(args[2])
+					b, err := readRecord(args[2])
 					if err != nil {
 						return err
 					}
@@ -94,7 +101,7 @@ func publishRecords(env *Env, paths []string, out string) error {
 	}
 	var rs []*record.Record
 	for _, p := range paths {
-		r, err := record.Read(p)
+		r, err := readRecord(p)
 		if err != nil {
 			return err
 		}
@@ -105,4 +112,77 @@ func publishRecords(env *Env, paths []string, out string) error {
 		fmt.Fprintln(env.Stdout, f)
 	}
 	return err
+}
+
+// readRecord is record.Read for a path the user gave: one that holds no
+// record is the command line's mistake (exit 2), and the message lists the
+// records there are (of the lab directory named, or beside the path).
+func readRecord(path string) (*record.Record, error) {
+	r, err := record.Read(path)
+	if err == nil {
+		return r, nil
+	}
+	if _, serr := os.Stat(path); serr != nil && !errors.Is(serr, iofs.ErrNotExist) {
+		return nil, err
+	}
+	msg := err.Error()
+	if where, recs := recordsNear(path); len(recs) > 0 {
+		const most = 10
+		msg += fmt.Sprintf("\nThe records in %s (newest first):", where)
+		for i, rp := range recs {
+			if i == most {
+				msg += fmt.Sprintf("\n  … and %d more", len(recs)-most)
+				break
+			}
+			msg += "\n  " + rp
+		}
+	} else {
+		msg += "\n(labgen run OUT writes records into OUT/records/; none was found at or around " + path + ")"
+	}
+	return nil, &usageError{msg}
+}
+
+// recordsNear lists record directories (those with a record.json) where
+// the user probably meant: path itself when it is a lab directory or a
+// records directory, else the directories above it, else out/*/records
+// under the working directory. Newest first (a record's id starts with its
+// time).
+func recordsNear(path string) (where string, recs []string) {
+	in := func(dir string) []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if e.IsDir() && exists(filepath.Join(p, record.JSONName)) {
+				out = append(out, p)
+			}
+		}
+		sort.Sort(sort.Reverse(sort.StringSlice(out)))
+		return out
+	}
+	dir := filepath.Clean(path)
+	if strings.HasSuffix(dir, record.JSONName) || strings.HasSuffix(dir, record.MarkdownName) {
+		dir = filepath.Dir(dir)
+	}
+	for i := 0; i < 4 && dir != ""; i++ {
+		for _, d := range []string{filepath.Join(dir, "records"), dir} {
+			if rs := in(d); len(rs) > 0 {
+				return d, rs
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	dirs, _ := filepath.Glob(filepath.Join("out", "*", "records"))
+	for _, d := range dirs {
+		recs = append(recs, in(d)...)
+	}
+	sort.Slice(recs, func(i, j int) bool { return filepath.Base(recs[i]) > filepath.Base(recs[j]) })
+	return filepath.Join("out", "*", "records"), recs
 }

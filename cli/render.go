@@ -2,19 +2,22 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/render/kube"
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
 func init() {
 	register(&command{
 		name:    "render",
-		args:    "LAB_DIR -o OUT_DIR [--target kubernetes [-brokers N]] [-var NAME=VALUE ...] [-var-file FILE ...]",
+		args:    "LAB_DIR -o|--out OUT_DIR [--env-file FILE] [--target kubernetes [-brokers N]] [-var NAME=VALUE ...] [-var-file FILE ...]",
 		summary: "write a self-contained lab directory (compose, SQL, runbook, lab.json)",
 		help: `
 Validates LAB_DIR and writes the lab it describes into OUT_DIR: compose.yaml
@@ -28,24 +31,41 @@ on any machine. Rendering again into OUT_DIR replaces the files labgen
 wrote there before and removes those it no longer writes; records/ and any
 other file of yours are left alone.
 
+Passwords: .env holds the users and passwords of the lab's services, the
+same fixed defaults in every render (fine on one machine: every port binds
+to 127.0.0.1). --env-file FILE replaces them: FILE's KEY=VALUE lines (as in
+.env: # comments, optional quotes) set the passwords it names, keys ending
+in _PASSWORD that the lab's .env has; any other key is an error that lists
+them. Values are letters, digits and - _ . ~ only. Everything that needs a
+password (compose, the native stack, run, produce, console, the Kubernetes
+base) reads it from OUT_DIR/.env, and the same lab, variables and FILE
+give the same bytes. The databases create their users on first start:
+choose passwords before the first up, or take the lab down with --volumes
+and up again after changing them. Render again with the same --env-file,
+or the defaults come back.
+
 With --target kubernetes it also writes OUT_DIR/kubernetes/, a kustomize
 base of the same lab for a cluster with the Strimzi and Flink Kubernetes
 operators (see the README's Kubernetes section); -brokers sets the number
 of Kafka brokers there.
 
-Only Docker is needed to run the result:
+Only Docker is needed to run the result (or, without Docker, labgen up
+OUT_DIR --native):
   cd OUT_DIR && ./stream-lab compose up -d --build && ./stream-lab smoke
 
 Examples:
   labgen render labs/orders -o out/orders
   labgen render labs/orders -o out/orders-fast -var order_rate=50 -var payment_delay=10s
   labgen render labs/orders -o out/orders-small -var lakes=false
-  labgen render labs/orders -o out/orders --target kubernetes -brokers 3`,
+  labgen render labs/orders -o out/orders --target kubernetes -brokers 3
+  labgen render labs/orders -o out/orders --env-file secrets.env`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			vars := addVarFlags(fs)
 			out := fs.String("o", "", "the `OUT_DIR` to write (required)")
+			fs.StringVar(out, "out", "", "the same as -o `OUT_DIR`")
+			envFile := fs.String("env-file", "", "set the lab's passwords from `FILE` (KEY=VALUE lines; keys of .env ending in _PASSWORD)")
 			target := fs.String("target", "compose", "`FACE` to render besides compose: compose (only) or kubernetes")
-			brokers := fs.Int("brokers", 1, "Kafka brokers of the kubernetes target")
+			brokers := fs.Int("brokers", 1, "the number `N` of Kafka brokers of the kubernetes target")
 			return func(_ context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("render takes one lab directory")
@@ -69,11 +89,25 @@ Examples:
 				default:
 					return usagef("--target is compose or kubernetes, not %q", *target)
 				}
+				if *envFile != "" {
+					secrets, err := labdir.ReadEnv(*envFile)
+					if errors.Is(err, iofs.ErrNotExist) {
+						return usagef("--env-file %s: no such file", *envFile)
+					}
+					if err != nil {
+						return usagef("--env-file: %v", err)
+					}
+					opts.Secrets = secrets
+				}
 				lab, _, err := loadLab(env, args[0], *vars)
 				if err != nil {
 					return err
 				}
 				files, err := render.Render(lab, opts)
+				var se *render.SecretsError
+				if errors.As(err, &se) {
+					return usagef("--env-file %s: %s", *envFile, se.Msg)
+				}
 				if err != nil {
 					return err
 				}
@@ -83,8 +117,12 @@ Examples:
 				if err := render.Write(*out, files); err != nil {
 					return fmt.Errorf("writing %s: %w", *out, err)
 				}
-				fmt.Fprintf(env.Stdout, "Rendered the lab %q into %s (%d files).\nNext: cd %s && ./stream-lab compose up -d --build && ./stream-lab smoke\n",
-					lab.Name, *out, len(files), *out)
+				fmt.Fprintf(env.Stdout, "Rendered the lab %q into %s (%d files).\n", lab.Name, *out, len(files))
+				if len(opts.Targets) > 0 {
+					fmt.Fprintf(env.Stdout, "Next: labgen up %s --kubernetes (docs/kubernetes.md)\n", *out)
+				} else {
+					fmt.Fprintf(env.Stdout, "Next, without Docker: labgen run %s --native --lab %s\n  or with Docker: cd %s && ./stream-lab compose up -d --build && ./stream-lab smoke\n", *out, args[0], *out)
+				}
 				if line := render.FormatBudget(render.MemoryBudget(lab)); line != "" {
 					fmt.Fprintln(env.Stdout, line)
 				}

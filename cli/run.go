@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes] [--lab LAB_DIR] [--no-check] [endpoint flags]",
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check] " + endpointArgs,
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -72,18 +72,22 @@ Failures are recorded, not hidden: the exit code is 0 only when every step
 ran without error (3 otherwise). Expectations that do not hold and waits
 that time out are results, recorded as such, and do not fail the run,
 unless --strict is given: then an expectation that did not hold exits 3
-too (CI runs the seed lab so, since a healthy pipeline holds them all).
+too (CI runs every lab so, since a healthy pipeline holds them all).
 
---controls shows that the expectations can fail: after each experiment it
-applies each negative control its expectations name (the lab's control
-blocks: stop a service, cancel a streaming job), runs the experiment again
-under it, with waits and step timeouts capped (--control-cap, default
-45s), and undoes it (starts the service, submits the job again and waits
-until it runs). Per expectation and control the record says "shown able
-to fail" (held when healthy, not under the control) or "blind" (held
-under the control too); with --strict a blind expectation exits 3. A
-control costs about its experiment's run time plus the capped waits, and
-a job submitted again (a minute or two).
+--controls shows that the expectations can fail: every experiment runs on
+the healthy stack first; then each negative control (the lab's control
+blocks: stop a service, cancel a streaming job) is applied once, the
+experiments whose expectations name it run again under it (only the
+steps those expectations need, waits and step timeouts capped by
+--control-cap, default 35s), and it is undone (the service started, the
+job submitted again and waited for until it runs). Per expectation and
+control the record says "shown able to fail" (held when healthy, not held
+or not checkable under the control) or "blind" (held under the control
+too), and the run prints the count on its last lines; with --strict a
+blind expectation exits 3. The step counts of that summary are the healthy
+runs'; what happened under each control is in the record's Controls
+section. A control costs its experiments' capped run time plus a job
+submitted again (a minute or two).
 
 Examples:
   labgen run out/orders
@@ -123,6 +127,9 @@ func (s *stringList) Set(v string) error {
 	*s = append(*s, v)
 	return nil
 }
+
+// endpointArgs are addEndpointFlags' flags for a usage line.
+const endpointArgs = "[--mysql ADDR|URL|DSN] [--postgres ADDR|URL] [--clickhouse ADDR|URL] [--kafka ADDR[,ADDR…]] [--flink URL] [--gateway URL]"
 
 // endpointFlags are the flags that point a run at services.
 type endpointFlags struct {
@@ -213,9 +220,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		// The lab's Kubernetes base: applied unless --no-up; compose
 		// steps act on its pods; the operator runs the streaming jobs,
 		// so the run does not submit them.
-		base, err := kube.Open(dir)
+		base, err := kubeBase(dir)
 		if err != nil {
-			return &exitError{code: ExitRunFailed, msg: err.Error()}
+			return err
 		}
 		if !rc.noUp {
 			if err := kubeUp(ctx, env, dir, kubeOptions{}, 20*time.Minute); err != nil {
@@ -302,7 +309,11 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		return err
 	}
 	c := rec.Count()
-	fmt.Fprintf(env.Stdout, "%s\n%s\n", c.Summary(), md)
+	fmt.Fprintf(env.Stdout, "%s\n", c.Summary())
+	if len(rec.Verdicts) > 0 {
+		fmt.Fprintf(env.Stdout, "Controls: %s.\n", rec.VerdictSummary())
+	}
+	fmt.Fprintf(env.Stdout, "%s\n", md)
 	if rec.Failed() {
 		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d step(s) and %d job submission(s) failed; their errors are in the record", c.Errors, c.JobErrors)}
 	}

@@ -10,7 +10,7 @@ import (
 func init() {
 	register(&command{
 		name:    "smoke",
-		args:    "OUT [--no-up] [endpoint flags]",
+		args:    "OUT [--no-up] " + endpointArgs,
 		summary: "check that every part of a rendered lab runs and data flows",
 		help: `
 Runs the lab's smoke checks as a one-step run with its own record

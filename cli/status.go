@@ -40,7 +40,7 @@ Examples:
 					return usagef("status takes one rendered lab directory")
 				}
 				if err := labdir.Check(args[0]); err != nil {
-					return &exitError{code: ExitRunFailed, msg: err.Error()}
+					return err
 				}
 				lay, err := native.NewLayout(args[0])
 				if err != nil {

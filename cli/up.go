@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "up",
-		args:    "OUT [--native | --kubernetes [--dry-run]] [--build] [--timeout DURATION]",
+		args:    "OUT [--native | --kubernetes [--dry-run] [--kubectl PATH]] [--build] [--timeout DURATION]",
 		summary: "start a rendered lab's services and wait until they are healthy",
 		help: `
 Runs docker compose up --detach in the rendered lab directory OUT and waits
@@ -32,7 +32,7 @@ background, with its state, logs and configuration under OUT/.native/.
 The first start downloads what the engines need (about 1.5 GB: Maven jars
 checked against labgen.lock, a Python virtualenv for chdb) into
 ~/.cache/labgen and ~/.m2; later starts take well under a minute. It needs
-java (17), mvn, python3 with venv, and mariadb-server (postgresql for a
+java 17 or later, mvn, python3 with venv, and mariadb-server (postgresql for a
 lab whose source is PostgreSQL); labgen says which one is missing. Then the lab's streaming jobs are submitted, as compose's
 job-submitter does. labgen down OUT stops it all.
 
@@ -71,7 +71,7 @@ Examples:
 				}
 				if *nat {
 					if err := labdir.Check(args[0]); err != nil {
-						return &exitError{code: ExitRunFailed, msg: err.Error()}
+						return err
 					}
 					return nativeUp(ctx, env, args[0], *timeout, nil)
 				}
@@ -88,7 +88,7 @@ Examples:
 // openCompose is the Compose project of the rendered lab directory dir.
 func openCompose(dir string) (*compose.Compose, error) {
 	if err := labdir.Check(dir); err != nil {
-		return nil, &exitError{code: ExitRunFailed, msg: err.Error()}
+		return nil, err
 	}
 	c, err := compose.New(dir)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "validate",
-		args:    "LAB_DIR [-var NAME=VALUE ...] [-var-file FILE ...] [--engines [--out OUT] [endpoint flags]]",
+		args:    "LAB_DIR [-var NAME=VALUE ...] [-var-file FILE ...] [--engines [--out OUT] " + checkEndpointArgs + "]",
 		summary: "check a lab: syntax, types, references, read-only presets",
 		help: `
 Loads every .hcl file of LAB_DIR and checks the lab the way render and run
@@ -77,21 +77,7 @@ Examples:
 						warnings++
 					}
 				}
-				unavailable := 0
-				for _, e := range lab.Experiments {
-					if e.Unavailable != "" {
-						unavailable++
-					}
-				}
-				fmt.Fprintf(env.Stdout, "The lab %q is valid: %d tables, %d jobs, %d presets, %d experiments",
-					lab.Name, len(lab.Tables), len(lab.Jobs), len(lab.Presets), len(lab.Experiments))
-				if unavailable > 0 {
-					fmt.Fprintf(env.Stdout, " (%d unavailable in this stack)", unavailable)
-				}
-				if warnings > 0 {
-					fmt.Fprintf(env.Stdout, ", %d warning(s)", warnings)
-				}
-				fmt.Fprintln(env.Stdout, ".")
+				fmt.Fprintln(env.Stdout, ValidLine(lab, warnings))
 				if !*engines {
 					return nil
 				}
@@ -104,4 +90,31 @@ Examples:
 			}
 		},
 	})
+}
+
+// ValidLine is what validate prints of a lab without errors.
+func ValidLine(lab *schemas.Lab, warnings int) string {
+	unavailable := 0
+	for _, e := range lab.Experiments {
+		if e.Unavailable != "" {
+			unavailable++
+		}
+	}
+	s := fmt.Sprintf("The lab %q is valid: %s, %s, %s, %s", lab.Name,
+		plural(len(lab.Tables), "table"), plural(len(lab.Jobs), "job"), plural(len(lab.Presets), "preset"), plural(len(lab.Experiments), "experiment"))
+	if unavailable > 0 {
+		s += fmt.Sprintf(" (%d unavailable in this stack)", unavailable)
+	}
+	if warnings > 0 {
+		s += ", " + plural(warnings, "warning")
+	}
+	return s + "."
+}
+
+// plural counts things: "1 job", "3 jobs".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -33,6 +33,11 @@ type Options struct {
 	// labgen image then cannot be built from it); tests use it to keep
 	// goldens independent of labgen's code.
 	NoSource bool
+	// Secrets replace the default passwords of .env: keys of .env whose
+	// names end in _PASSWORD, values of letters, digits and -_.~ (else
+	// Render fails with a *SecretsError). Everything that needs a
+	// password reads it from .env, so nothing else changes but the lock.
+	Secrets map[string]string
 	// Targets render more faces of the lab (render/kube's Kubernetes
 	// base) from the lab and the files rendered so far; what they return
 	// joins the directory before the lock hashes it.
@@ -73,7 +78,9 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		return nil, fmt.Errorf("encoding lab.json: %w", err)
 	}
 	files["lab.json"] = labJSON
-	files[".env"] = envFile(l)
+	if files[".env"], err = envFile(l, opts.Secrets); err != nil {
+		return nil, err
+	}
 
 	// The files that depend on where services find each other are the
 	// compose face's here; the native stack renders its own face the same way.

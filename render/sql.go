@@ -2,19 +2,22 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/labgen/labgen/schemas"
 )
 
-// envFile holds the lab's users and passwords. They are local defaults:
-// the lab binds every port to 127.0.0.1. Change them here before the first
-// `up`; MySQL and ClickHouse create users only on an empty volume.
-func envFile(l *schemas.Lab) []byte {
-	var b strings.Builder
-	b.WriteString(generated(l, "#"))
-	b.WriteString("# Users and passwords of the lab's services. Secrets live only in this file.\n")
-	kv := func(k, v string) { fmt.Fprintf(&b, "%s=%s\n", k, v) }
+// envFile holds the lab's users and passwords. The passwords are local
+// defaults (the lab binds every port to 127.0.0.1) unless secrets, given
+// at render time (Options.Secrets), replace them; the same lab and secrets
+// give the same bytes. MySQL, PostgreSQL and ClickHouse create their users
+// only on an empty volume, so passwords are chosen before the first `up`.
+func envFile(l *schemas.Lab, secrets map[string]string) ([]byte, error) {
+	type entry struct{ k, v string }
+	var entries []entry
+	kv := func(k, v string) { entries = append(entries, entry{k, v}) }
 	kv("COMPOSE_PROJECT_NAME", "labgen-"+strings.ReplaceAll(l.Name, "_", "-"))
 	for _, d := range sources(l) {
 		d.env(kv)
@@ -25,8 +28,62 @@ func envFile(l *schemas.Lab) []byte {
 		kv("CLICKHOUSE_READER_USER", "lab_reader")
 		kv("CLICKHOUSE_READER_PASSWORD", "labgen-reader")
 	}
-	return []byte(b.String())
+	var passwords, given []string
+	for _, e := range entries {
+		if isPasswordKey(e.k) {
+			passwords = append(passwords, e.k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(secrets)) {
+		v := secrets[k]
+		switch {
+		case !contains(passwords, k):
+			what := "is not a key of the lab's .env"
+			for _, e := range entries {
+				if e.k == k {
+					what = "is not a password (user names and the project name are fixed by the rendered files)"
+				}
+			}
+			return nil, &SecretsError{fmt.Sprintf("%s %s; the lab's passwords are %s", k, what, strings.Join(passwords, ", "))}
+		case v == "":
+			return nil, &SecretsError{k + " is empty"}
+		case strings.Trim(v, secretChars) != "":
+			return nil, &SecretsError{fmt.Sprintf("%s has characters other than letters, digits and %s (the password goes into URLs, DSNs, SQL and shell as it is)", k, strings.Join(strings.Split(secretPunct, ""), " "))}
+		}
+		given = append(given, k)
+	}
+	var b strings.Builder
+	b.WriteString(generated(l, "#"))
+	b.WriteString("# Users and passwords of the lab's services. Secrets live only in this file.\n")
+	if len(given) > 0 {
+		fmt.Fprintf(&b, "# Chosen at render time (labgen render --env-file): %s.\n", strings.Join(given, ", "))
+	}
+	for _, e := range entries {
+		v := e.v
+		if s, ok := secrets[e.k]; ok {
+			v = s
+		}
+		fmt.Fprintf(&b, "%s=%s\n", e.k, v)
+	}
+	return []byte(b.String()), nil
 }
+
+// The characters a password given at render time may have: URL-unreserved
+// ones, which need no quoting in a URL, a DSN, SQL, XML or a shell word.
+const (
+	secretPunct = "-_.~"
+	secretChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" + secretPunct
+)
+
+// isPasswordKey tells whether a .env key names a password (and is kept out
+// of records and logs).
+func isPasswordKey(k string) bool { return strings.HasSuffix(k, "_PASSWORD") }
+
+// SecretsError is Render's error for Options.Secrets it cannot take: a key
+// the lab's .env has no password of, or a value it cannot carry.
+type SecretsError struct{ Msg string }
+
+func (e *SecretsError) Error() string { return "secrets: " + e.Msg }
 
 // joinColumns are the columns of t that a follow-up fills from its parent's
 // key: the columns the lab joins on.

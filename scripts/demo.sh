@@ -1,34 +1,52 @@
 #!/usr/bin/env bash
 # make demo: the main job on a fresh Debian machine, without Docker.
-# Installs what is missing (as root), renders the seed lab, brings its
-# native stack up (every service a local process), runs all of its
-# experiments and prints where the record is. The stack keeps running for
+# Installs what is missing (as root: scripts/install-deps.sh --demo, only
+# what the native stack needs, Java 17 or later among it; not the tests'
+# tooling), renders the seed lab, brings its native stack up (every
+# service a local process), runs all of its experiments and prints where
+# the record is. The stack keeps running for
 # you to explore (the console at http://127.0.0.1:8088); `bin/labgen down
 # out/orders` stops it.
 #
 # Environment: LAB (default labs/orders), OUT (default out/orders),
-# RUN_ARGS (extra arguments of labgen run, e.g. "--experiment 3").
+# RUN_ARGS (extra arguments of labgen run, e.g. "--experiment 3"),
+# ENV_FILE (the lab's passwords, labgen render --env-file; see docs/cli.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAB=${LAB:-labs/orders}
 OUT=${OUT:-out/orders}
 
 if [ "$(id -u)" = 0 ]; then
-	./scripts/install-deps.sh
+	# Only what the native stack needs: not the tests' tooling
+	# (Kubernetes servers, Chromium, shellcheck, ClickHouse server).
+	./scripts/install-deps.sh --demo
 else
+	missing=()
 	for cmd in java mvn python3 mariadbd; do
 		if ! command -v "$cmd" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$cmd" ]; then
-			echo "demo: $cmd is missing; run ./scripts/install-deps.sh as root (or with sudo) once" >&2
-			exit 1
+			missing+=("$cmd")
 		fi
 	done
+	if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+		missing+=("python3-venv")
+	fi
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "demo: missing: ${missing[*]}; run sudo ./scripts/install-deps.sh --demo once (the native stack's needs only)" >&2
+		exit 1
+	fi
+	jv=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+	jv=${jv#1.}
+	if [ -z "$jv" ] || [ "$jv" -lt 17 ]; then
+		echo "demo: the native stack needs Java 17 or later; java on PATH is ${jv:-unknown}: install default-jdk-headless (sudo ./scripts/install-deps.sh --demo) or put a newer JDK first on PATH" >&2
+		exit 1
+	fi
 fi
 
 echo "== build"
 make --no-print-directory build  # stamps the commit into labgen --version and the record
 echo "== validate and render $LAB into $OUT"
 bin/labgen validate "$LAB"
-bin/labgen render "$LAB" -o "$OUT"
+bin/labgen render "$LAB" -o "$OUT" ${ENV_FILE:+--env-file "$ENV_FILE"}
 echo "== bring the native stack up (the first time downloads ~1.5 GB of jars and Python wheels),"
 echo "   let the engines check the lab, submit its jobs and run the experiments"
 # shellcheck disable=SC2086 # RUN_ARGS holds separate arguments
