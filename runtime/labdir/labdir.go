@@ -54,7 +54,10 @@ type NotRenderedError struct {
 }
 
 func (e *NotRenderedError) Error() string {
-	return fmt.Sprintf("%s has no lab.json; render the lab first (labgen render LAB_DIR -o %s)", e.Dir, e.Dir)
+	if e.Source {
+		return fmt.Sprintf("%s is a lab's source, not a rendered lab directory; render it first (labgen render %s -o out/NAME)", e.Dir, e.Dir)
+	}
+	return fmt.Sprintf("%s has no lab.json: it is not a rendered lab directory (labgen render LAB_DIR -o %s writes one there)", e.Dir, e.Dir)
 }
 
 // Load reads a rendered lab directory: lab.json, which must be there (else

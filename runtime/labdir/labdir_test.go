@@ -35,7 +35,7 @@ func TestEndpointsFromLab(t *testing.T) {
 		t.Errorf("secrets %v, hash %s", l.Secrets(), l.Hash())
 	}
 	os.Remove(filepath.Join(l.Dir, "lab.json"))
-	if _, err := labdir.Load(l.Dir); err == nil || !strings.Contains(err.Error(), "render the lab first") {
+	if _, err := labdir.Load(l.Dir); err == nil || !strings.Contains(err.Error(), "it is not a rendered lab directory") {
 		t.Errorf("missing lab.json: %v", err)
 	}
 }

@@ -134,7 +134,7 @@ func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Clas
 			return nil, err
 		}
 	}
-	progress(resolvingMessage(lab, modules))
+	progress(resolvingMessage(modules))
 	start := time.Now()
 	// A first resolution downloads hundreds of megabytes without a word
 	// from Maven (-q); say every so often that it is still at it.
@@ -302,22 +302,11 @@ func engineModules(lab *labdir.Lab) []string {
 	return m
 }
 
-func resolvingMessage(lab *labdir.Lab, modules []string) string {
-	s := lab.Lab.Stack
-	var what []string
-	if s.Flink != nil {
-		what = append(what, "Flink "+s.Flink.Version)
-	}
-	if s.Kafka != nil {
-		what = append(what, "Kafka "+s.Kafka.Version)
-	}
-	if s.Fluss != nil {
-		what = append(what, "Fluss "+s.Fluss.Version, "ZooKeeper "+s.Fluss.ZooKeeperVersion)
-	}
-	if len(what) == 0 {
-		what = modules
-	}
-	return fmt.Sprintf("resolving %s jars with Maven (first time: ~600 MB into ~/.m2, a few minutes)", strings.Join(what, ", "))
+func resolvingMessage(modules []string) string {
+	// The native stack's engine versions are native/engines' POMs', not the
+	// lab's stack settings (those pick the images and connector jars);
+	// the record names what ran, from the jars.
+	return fmt.Sprintf("resolving the native engines' jars (%s, versions pinned in native/engines) with Maven (first time: ~600 MB into ~/.m2, a few minutes)", strings.Join(modules, ", "))
 }
 
 var modulesBlock = regexp.MustCompile(`(?s)<modules>.*?</modules>`)

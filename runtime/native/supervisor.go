@@ -316,7 +316,10 @@ func (s *Supervisor) spawn(sv *supervised) error {
 	}
 	cmd := exec.Command(sv.Argv[0], sv.Argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), sv.Env...)
+	// Every service runs in UTC, as the images do: in the machine's zone,
+	// MariaDB's NOW(), chdb's DateTime64 parsing and Flink's LOCALTIMESTAMP
+	// would read the producer's UTC timestamps shifted.
+	cmd.Env = append(append(os.Environ(), "TZ=UTC"), sv.Env...)
 	if sv.Credential != nil {
 		// StartProc keeps the credential and sets the parent-death signal
 		// after the change of user.
