@@ -15,7 +15,7 @@ func sample() *Record {
 	end := t0.Add(90 * time.Second)
 	return &Record{
 		Format: Format, ID: "20261129-100000-abcd", Status: RunFinished,
-		Lab:       Lab{Name: "orders", Title: "Five experiments", Hash: "sha256:0123"},
+		Lab:       Lab{Name: "orders", Title: "Six experiments", Hash: "sha256:0123"},
 		Variables: []Variable{{Name: "order_rate", Value: json.RawMessage(`5`), Source: "default"}},
 		Seed:      7, Labgen: "dev",
 		Images:    []Image{{Component: "mysql", Image: "mysql:8.0"}},
@@ -77,7 +77,7 @@ func TestWriteMasksAndReadsBack(t *testing.T) {
 func TestMarkdown(t *testing.T) {
 	md := string(Markdown(sample()))
 	for _, want := range []string{
-		"# Lab record: Five experiments",
+		"# Lab record: Six experiments",
 		"| Flink job order_wide | `b954` (submitted)",
 		"## 02 Trace one order",
 		"### 1. pick",
