@@ -58,6 +58,36 @@ supervisor's log in a terminal.`,
 	})
 }
 
+// startDown starts again, on a running native stack, every service that
+// is not up: stopped on request, exited (and not yet healed by the
+// supervisor) or failed; as compose up starts a stack's stopped containers.
+func startDown(ctx context.Context, lay native.Layout, say func(string, ...any)) error {
+	st, err := lay.ReadStatus()
+	if err != nil {
+		return err
+	}
+	var c *native.Client
+	for _, s := range st.Services {
+		switch s.State {
+		case native.StateStopped, native.StateExited, native.StateFailed:
+		default:
+			continue
+		}
+		if c == nil {
+			if c, err = native.Connect(lay); err != nil {
+				return err
+			}
+		}
+		say("  %-20s was %s; starting it ...", s.Name, s.State)
+		out, err := c.Service(ctx, "start", s.Name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+		say("  %-20s %s", s.Name, out)
+	}
+	return nil
+}
+
 // nativeUp brings a lab's native stack up: what the engines need is
 // resolved in the foreground (downloads show progress), the supervisor is
 // started in the background, and each service's state is printed until
@@ -82,6 +112,9 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration, 
 		// A render since the stack started may have changed the jobs.
 		if _, _, err := native.WriteFace(lab); err != nil {
 			return err
+		}
+		if err := startDown(ctx, lay, say); err != nil {
+			return &exitError{code: ExitRunFailed, msg: err.Error()}
 		}
 	} else {
 		self, err := os.Executable()

@@ -86,6 +86,8 @@ Examples:
 					state := s.State
 					if !running {
 						state = "down"
+					} else if s.Restarts > 0 {
+						state += fmt.Sprintf(" (restarted %d×)", s.Restarts)
 					}
 					log := s.Log
 					if rel, err := filepath.Rel(lay.Lab, log); err == nil {
@@ -106,6 +108,11 @@ Examples:
 				}
 				if running {
 					fmt.Fprintf(env.Stdout, "Resident memory of every service: %s. The supervisor (pid %d) started %s ago.\n", mib(total), st.PID, time.Since(st.Started).Round(time.Second))
+					for _, s := range st.Services {
+						if s.LastExit != "" {
+							fmt.Fprintf(env.Stdout, "%s last exited on its own at %s; the supervisor starts such a service again (1 s, doubling to 30 s while it keeps exiting).\n", s.Name, s.LastExit)
+						}
+					}
 				} else {
 					fmt.Fprintf(env.Stdout, "The native stack is down (labgen up %s --native starts it).\n", args[0])
 				}

@@ -49,6 +49,10 @@ type ServiceStatus struct {
 	StandIn string `json:"stand_in,omitempty"`
 	Memory  string `json:"memory,omitempty"`
 	Version string `json:"version,omitempty"`
+	// Restarts counts the times the supervisor started the service again
+	// after it exited on its own; LastExit says when and how it last did.
+	Restarts int    `json:"restarts,omitempty"`
+	LastExit string `json:"last_exit,omitempty"`
 }
 
 // Status is the supervisor's view of the stack, kept in
@@ -138,6 +142,9 @@ type supervised struct {
 	stopped bool // a stop was asked for: its exit is no failure
 	healthy chan struct{}
 	ready   bool // Ready has run
+	// heals counts the restarts since the service last stayed healthy
+	// for healedAfter: the next restart waits restartDelay(heals).
+	heals int
 }
 
 // Supervisor owns the processes of one native stack.
@@ -148,12 +155,46 @@ type Supervisor struct {
 	started  time.Time
 	mu       sync.Mutex // status file writes
 	log      func(format string, a ...any)
+	// ctx is Run's: what the supervisor starts on its own ends with it.
+	ctx context.Context
+	// restartDelay is how long to wait before the n-th restart in a row
+	// (from 0) of a service that exited on its own.
+	restartDelay func(n int) time.Duration
+}
+
+// A service that exits on its own after it was healthy is started again,
+// as compose's restart: unless-stopped does: after 1 s, doubling up to
+// 30 s while it keeps exiting; a service healthy for healedAfter starts
+// again from 1 s. A stop asked for (labgen down, a compose step, a
+// control) is never undone, and a service that fails while starting stays
+// failed, so that labgen up reports it.
+const (
+	restartFirst, restartMax = time.Second, 30 * time.Second
+	healedAfter              = time.Minute
+)
+
+// exited tells whether a process has ended.
+func exited(p *testproc.Proc) bool {
+	select {
+	case <-p.Exited():
+		return true
+	default:
+		return false
+	}
+}
+
+func defaultRestartDelay(n int) time.Duration {
+	d := restartFirst
+	for i := 0; i < n && d < restartMax; i++ {
+		d *= 2
+	}
+	return min(d, restartMax)
 }
 
 // NewSupervisor prepares the services of a stack. Names must be unique and
 // Needs must name earlier services.
 func NewSupervisor(lay Layout, services []Service) (*Supervisor, error) {
-	s := &Supervisor{lay: lay, byName: map[string]*supervised{}, started: time.Now()}
+	s := &Supervisor{lay: lay, byName: map[string]*supervised{}, started: time.Now(), ctx: context.Background(), restartDelay: defaultRestartDelay}
 	s.log = func(format string, a ...any) {
 		fmt.Fprintf(os.Stderr, "%s supervisor: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
 	}
@@ -193,6 +234,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.ctx = ctx
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -339,17 +381,89 @@ func (s *Supervisor) spawn(sv *supervised) error {
 		<-p.Exited()
 		sv.mu.Lock()
 		asked := sv.stopped || sv.proc != p
+		wasHealthy := sv.status.State == StateHealthy
 		sv.mu.Unlock()
 		if !asked {
 			detail := "exited"
 			if err := p.Err(); err != nil {
 				detail = err.Error()
 			}
+			sv.mu.Lock()
+			sv.status.LastExit = time.Now().UTC().Format(time.RFC3339) + ": " + detail
+			sv.mu.Unlock()
 			s.set(sv, StateExited, detail+"; last lines of "+s.lay.Log(sv.Name)+":\n"+testproc.Tail(readTail(s.lay.Log(sv.Name)), 15))
 			s.log("%s exited on its own: %s", sv.Name, detail)
+			if wasHealthy {
+				go s.heal(sv, p)
+			}
 		}
 	}()
 	return nil
+}
+
+// heal starts a service again that exited on its own (see restartDelay),
+// unless a stop or start was asked for meanwhile or the supervisor ends.
+func (s *Supervisor) heal(sv *supervised, exited *testproc.Proc) {
+	sv.mu.Lock()
+	delay := s.restartDelay(sv.heals)
+	sv.heals++
+	sv.mu.Unlock()
+	s.log("%s: starting it again in %s", sv.Name, delay)
+	select {
+	case <-s.ctx.Done():
+		return
+	case <-time.After(delay):
+	}
+	sv.mu.Lock()
+	current := sv.proc == exited && !sv.stopped
+	sv.mu.Unlock()
+	if !current {
+		return // stopped, or started by a request, meanwhile
+	}
+	began := time.Now()
+	if err := s.spawn(sv); err != nil {
+		s.set(sv, StateFailed, "restart: "+err.Error())
+		return
+	}
+	sv.mu.Lock()
+	sv.status.Restarts++
+	p, n := sv.proc, sv.status.Restarts
+	sv.mu.Unlock()
+	if err := s.waitHealthy(s.ctx, sv); err != nil {
+		if s.ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-p.Exited():
+			// It exited again while starting: try again, further apart.
+			sv.mu.Lock()
+			again := sv.proc == p && !sv.stopped
+			sv.mu.Unlock()
+			s.set(sv, StateExited, "restart: "+err.Error())
+			if again {
+				go s.heal(sv, p)
+			}
+		default:
+			// It runs but is not healthy: as compose, no restart for that.
+			s.set(sv, StateFailed, "restarted, but "+err.Error())
+		}
+		return
+	}
+	s.set(sv, StateHealthy, "")
+	s.log("%s is healthy again after %s (restart %d)", sv.Name, time.Since(began).Round(100*time.Millisecond), n)
+	go func() {
+		// Healthy long enough: the next exit restarts it after restartFirst.
+		select {
+		case <-p.Exited():
+		case <-s.ctx.Done():
+		case <-time.After(healedAfter):
+			sv.mu.Lock()
+			if sv.proc == p {
+				sv.heals = 0
+			}
+			sv.mu.Unlock()
+		}
+	}()
 }
 
 func (s *Supervisor) waitHealthy(ctx context.Context, sv *supervised) error {
@@ -438,7 +552,7 @@ func (s *Supervisor) action(ctx context.Context, name, what string) (string, err
 			s.stop(sv, StateStopped, "restarting")
 		}
 		sv.mu.Lock()
-		running := sv.proc != nil && !sv.stopped
+		running := sv.proc != nil && !sv.stopped && !exited(sv.proc)
 		sv.mu.Unlock()
 		if running {
 			return name + " already runs", nil
