@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -138,6 +139,9 @@ type decoder struct {
 	lab   *Lab
 	// Where each named element was declared, for duplicate messages.
 	tables, jobs, presets, experiments, producers map[string]hcl.Range
+	// stackBroken tells that the stack block had errors (its services may
+	// be missing from the lab's list).
+	stackBroken bool
 	// currentParent is the table of the producer being decoded.
 	currentParent string
 	// droppedStores are table:kind pairs declared on a component the
@@ -223,7 +227,9 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 		for _, extra := range stacks[1:] {
 			d.errorf(extra.DefRange, "Duplicate stack block", "The stack was already declared at %s; a lab has one stack block.", stacks[0].DefRange)
 		}
+		before := errorCount(d.diags)
 		d.lab.Stack = d.decodeStack(stacks[0])
+		d.stackBroken = errorCount(d.diags) > before
 	}
 
 	for _, b := range blocks["table"] {
@@ -260,6 +266,7 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	// Reference checks run even after decoding errors, so that a lab's
 	// independent mistakes are reported in one round.
 	d.validate()
+	d.dropKnockOns()
 	// Lints on a lab with errors would only add noise to the errors.
 	if opts.Lint && !d.diags.HasErrors() {
 		d.lint()
@@ -288,6 +295,61 @@ func (d *decoder) decodeLabBlock(b *hcl.Block) {
 	if a := content.Attributes["seed"]; a != nil {
 		d.lab.Seed = int64(d.integer(a))
 	}
+}
+
+// dropKnockOns removes the errors that only repeat an earlier one: a
+// reference to a table, producer, job or preset whose block had errors
+// (it was declared, so the reference is not what is wrong), and unknown
+// services while a producer or the stack had errors (their services are
+// then missing from the list). One typo gives one error.
+func (d *decoder) dropKnockOns() {
+	broken := map[string]bool{} // "producer \"name\""
+	mark := func(kind string, declared map[string]hcl.Range, has func(string) bool) {
+		for name := range declared {
+			if !has(name) {
+				broken[fmt.Sprintf("%s named %q", kind, name)] = true
+			}
+		}
+	}
+	mark("table", d.tables, func(n string) bool { return d.lab.Table(n) != nil })
+	mark("producer", d.producers, func(n string) bool {
+		return slices.ContainsFunc(d.lab.Producers, func(p *Producer) bool { return p.Name == n })
+	})
+	mark("job", d.jobs, func(n string) bool { return d.lab.Job(n) != nil })
+	mark("preset", d.presets, func(n string) bool { return d.lab.Preset(n) != nil })
+	servicesBroken := d.lab.Stack == nil || d.stackBroken
+	for k := range broken {
+		servicesBroken = servicesBroken || strings.HasPrefix(k, "producer ")
+	}
+	if len(broken) == 0 && !servicesBroken {
+		return
+	}
+	kept := d.diags[:0]
+	for _, x := range d.diags {
+		drop := false
+		if strings.HasPrefix(x.Summary, "Reference to undeclared ") {
+			for k := range broken {
+				drop = drop || strings.Contains(x.Detail, "No "+k+" ")
+			}
+		}
+		if x.Summary == "Unknown service" && servicesBroken {
+			drop = true
+		}
+		if !drop {
+			kept = append(kept, x)
+		}
+	}
+	d.diags = kept
+}
+
+func errorCount(diags hcl.Diagnostics) int {
+	n := 0
+	for _, x := range diags {
+		if x.Severity == hcl.DiagError {
+			n++
+		}
+	}
+	return n
 }
 
 // sortDiags orders diagnostics by file and position so output is stable.
