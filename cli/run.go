@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check] " + endpointArgs,
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check | --check] " + endpointArgs,
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -47,7 +47,10 @@ every job through the SQL gateway and the databases EXPLAIN the presets
 and query steps; a statement an engine rejects stops the run with its
 diagnostic, at the lab's own line with --lab LAB_DIR (the lab's source,
 when it still renders OUT's lab.json), else at the rendered file that
-would run. --no-check skips the check.
+would run. --no-check skips the check. On a native stack a check that
+passed is not run again while nothing it checked has changed (the
+rendered lab, the experiments, labgen, the running stack); --check runs
+it anyway.
 
 With --kubernetes the lab is its Kubernetes base (labgen up --kubernetes,
 unless --no-up): the Flink operator runs the streaming jobs (none is
@@ -105,6 +108,7 @@ Examples:
 			k8s := fs.Bool("kubernetes", false, "run on the lab's Kubernetes base (labgen up --kubernetes); reach the services through the endpoint flags")
 			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
 			noCheck := fs.Bool("no-check", false, "do not ask the engines to check the jobs, presets and query steps before submitting")
+			forceCheck := fs.Bool("check", false, "ask the engines even when they passed this lab's check on this native stack and nothing they checked has changed")
 			labSrc := fs.String("lab", "", "the lab's source `LAB_DIR`, so that the engine check points at its lines")
 			controls := fs.Bool("controls", false, "run each experiment again under the negative controls its expectations name, and record whether each expectation was shown able to fail")
 			controlCap := fs.Duration("control-cap", runner.DefaultControlCap, "with --controls: the longest a wait or step may take while a control is on")
@@ -113,7 +117,7 @@ Examples:
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, strict: *strict, submit: true, check: !*noCheck, source: *labSrc, controls: *controls, controlCap: *controlCap}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, strict: *strict, submit: true, check: !*noCheck, forceCheck: *forceCheck, source: *labSrc, controls: *controls, controlCap: *controlCap}, "run")
 			}
 		},
 	})
@@ -174,6 +178,9 @@ type runConfig struct {
 	// source is the lab's source directory, for its lines.
 	check  bool
 	source string
+	// forceCheck asks the engines even when a passed check is remembered
+	// (checkmemo.go).
+	forceCheck bool
 	// only replaces the lab's experiments (smoke, batch).
 	only *schemas.Experiment
 }
@@ -208,7 +215,18 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 				model, files, sources = src, parser.Files(), parser.SQLSourceAt
 			}
 		}
-		if err := checkEngines(ctx, env, env.Stderr, model, files, sources, dir, ep); err != errNothingChecked {
+		key, lay, memo := checkKey(dir, model, ep)
+		if memo && !rc.forceCheck {
+			if at, ok := checkPassed(lay, key); ok {
+				fmt.Fprintf(env.Stderr, "The engines passed this lab's check on this stack at %s, and nothing they checked has changed since: not asked again (--check asks them).\n", at.Format("15:04:05Z"))
+				return nil
+			}
+		}
+		err := checkEngines(ctx, env, env.Stderr, model, files, sources, dir, ep)
+		if err == nil && memo {
+			rememberCheck(lay, key)
+		}
+		if err != errNothingChecked {
 			return err
 		}
 		return nil

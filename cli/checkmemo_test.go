@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/labgen/labgen/runtime/native"
+	"github.com/labgen/labgen/schemas"
+)
+
+// A passed check is remembered for the running stack and the rendered lab
+// it checked, and forgotten when either changes.
+func TestCheckMemo(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("lab.json", `{"name":"x"}`)
+	write("labgen.lock", "lock 1\n")
+	lab := &schemas.Lab{Experiments: []*schemas.Experiment{{Name: "one"}, {Name: "two"}}}
+	ep := &endpointFlags{}
+
+	if _, _, ok := checkKey(dir, lab, ep); ok {
+		t.Fatal("a memo without a running stack")
+	}
+	lay, _ := native.NewLayout(dir)
+	stack := func() (stop func()) {
+		sup, err := native.NewSupervisor(lay, []native.Service{{Name: "s", Argv: []string{"sleep", "600"}, Health: native.Probe{Func: func(context.Context) error { return nil }}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- sup.Run(ctx) }()
+		if _, err := native.WaitUp(ctx, lay, 30*time.Second, nil); err != nil {
+			t.Fatal(err)
+		}
+		return func() { cancel(); <-done }
+	}
+	stop := stack()
+	key, _, ok := checkKey(dir, lab, ep)
+	if !ok {
+		t.Fatal("no memo on a running stack")
+	}
+	if _, ok := checkPassed(lay, key); ok {
+		t.Fatal("passed before any check")
+	}
+	rememberCheck(lay, key)
+	if _, ok := checkPassed(lay, key); !ok {
+		t.Fatal("a passed check is not remembered")
+	}
+	changed := func(what string, change, undo func()) {
+		t.Helper()
+		change()
+		if k, _, _ := checkKey(dir, lab, ep); k == key {
+			t.Errorf("the key ignores %s", what)
+		}
+		undo()
+		if k, _, _ := checkKey(dir, lab, ep); k != key {
+			t.Errorf("the key changed after %s was undone", what)
+		}
+	}
+	changed("a re-render", func() { write("labgen.lock", "lock 2\n") }, func() { write("labgen.lock", "lock 1\n") })
+	changed("the experiments", func() { lab.Experiments = lab.Experiments[:1] }, func() { lab.Experiments = append(lab.Experiments, &schemas.Experiment{Name: "two"}) })
+	changed("an endpoint", func() { ep.mysql = "127.0.0.1:3307" }, func() { ep.mysql = "" })
+	stop()
+	stop = stack() // the stack started again
+	defer stop()
+	if k, _, _ := checkKey(dir, lab, ep); k == key {
+		t.Error("the key ignores a stack started again")
+	}
+}
