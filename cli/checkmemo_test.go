@@ -75,3 +75,32 @@ func TestCheckMemo(t *testing.T) {
 		t.Error("the key ignores a stack started again")
 	}
 }
+
+// A run's record names the services that exited on their own since it
+// began, and whether the supervisor brought them back.
+func TestStackExits(t *testing.T) {
+	dir := t.TempDir()
+	lay, _ := native.NewLayout(dir)
+	if err := os.MkdirAll(lay.State, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)
+	st := `{"pid": 1, "started": "2026-12-01T18:00:00Z", "services": [
+		{"name": "kafka", "state": "healthy", "since": "2026-12-01T19:05:02Z", "log": "x", "restarts": 1, "last_exit": "2026-12-01T19:05:00Z: signal: killed"},
+		{"name": "mysql", "state": "exited", "since": "2026-12-01T19:06:00Z", "log": "x", "last_exit": "2026-12-01T19:06:00Z: exit status 1"},
+		{"name": "flink", "state": "healthy", "since": "2026-12-01T18:10:00Z", "log": "x", "restarts": 1, "last_exit": "2026-12-01T18:09:00Z: signal: killed"}]}`
+	if err := os.WriteFile(filepath.Join(lay.State, "status.json"), []byte(st), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := stackExits(dir, true)(began)
+	want := []string{
+		"kafka at 2026-12-01T19:05:00Z (signal: killed); the supervisor started it again (restart 1 of this stack)",
+		"mysql at 2026-12-01T19:06:00Z (exit status 1); now exited",
+	}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("exits\n got %q\nwant %q", got, want)
+	}
+	if stackExits(dir, false) != nil {
+		t.Error("exits asked of a stack that is not native")
+	}
+}

@@ -281,6 +281,40 @@ func nativeServices(dir string) (runner.Services, error, *record.Stack) {
 	return c, nil, stack
 }
 
+// stackExits reads, on a native stack, which services exited on their own
+// since a run began and whether the supervisor started them again.
+func stackExits(dir string, isNative bool) func(time.Time) []string {
+	if !isNative {
+		return nil
+	}
+	lay, err := native.NewLayout(dir)
+	if err != nil {
+		return nil
+	}
+	return func(since time.Time) []string {
+		st, err := lay.ReadStatus()
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, s := range st.Services {
+			at, detail, ok := strings.Cut(s.LastExit, ": ")
+			t, err := time.Parse(time.RFC3339, at)
+			if !ok || err != nil || t.Before(since.Truncate(time.Second)) {
+				continue
+			}
+			what := fmt.Sprintf("%s at %s (%s); ", s.Name, at, detail)
+			if s.State == native.StateHealthy {
+				what += fmt.Sprintf("the supervisor started it again (restart %d of this stack)", s.Restarts)
+			} else {
+				what += "now " + s.State
+			}
+			out = append(out, what)
+		}
+		return out
+	}
+}
+
 // faceVersions are the versions the face knows ran: each native JVM
 // service's release from the jar on its class path, and the connector
 // jars labgen.lock pins into Flink (checked against their sha256 by the

@@ -303,7 +303,7 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	// and batch, quick checks, do not.
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: newProgress(env), Stack: stack, Versions: faceVersions(dir, stack.Face == "native"), Provenance: name == "run",
+		Progress: newProgress(env), Stack: stack, StackExits: stackExits(dir, stack.Face == "native"), Versions: faceVersions(dir, stack.Face == "native"), Provenance: name == "run",
 		Controls: rc.controls, ControlCap: rc.controlCap}
 	if services != nil {
 		opt.Compose = services

@@ -148,6 +148,9 @@ func head(r *record.Record) []headRow {
 		for _, s := range r.Stack.StandIns {
 			add("Stand-in", s)
 		}
+		for _, s := range r.Stack.Exits {
+			add("Exited during the run", s)
+		}
 	}
 	for _, i := range r.Images {
 		label := "Image"

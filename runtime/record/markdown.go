@@ -92,6 +92,9 @@ func Markdown(r *Record) []byte {
 		for _, s := range r.Stack.StandIns {
 			head = append(head, []string{"Stand-in", s})
 		}
+		for _, s := range r.Stack.Exits {
+			head = append(head, []string{"Exited during the run", s})
+		}
 	}
 	for _, p := range r.ProvenanceRows() {
 		head = append(head, []string{p.Label, p.Value})

@@ -99,6 +99,10 @@ type Stack struct {
 	// StandIns name each service that was not the engine the compose file
 	// runs, and what it was instead.
 	StandIns []string `json:"stand_ins,omitempty"`
+	// Exits are the services that exited on their own while the run went
+	// on (not on a step's or a control's request), and what the face did
+	// about it: the native supervisor starts them again.
+	Exits []string `json:"exits,omitempty"`
 }
 
 // Version is one part of the stack and its version as the run knew it.

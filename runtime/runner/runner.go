@@ -48,6 +48,10 @@ type Options struct {
 	ComposeErr error
 	// Stack is what the record says of the stack the run uses.
 	Stack *record.Stack
+	// StackExits, when set, says which services exited on their own
+	// since a time (record.Stack.Exits); it is asked whenever the record
+	// is written.
+	StackExits func(since time.Time) []string
 	// Versions are what the face knows ran (jars on class paths,
 	// labgen.lock); with Provenance the run adds what it asks the
 	// engines (their versions, Flink's settings) before the experiments.
@@ -343,6 +347,11 @@ func (r *Runner) markMissing(exp string, s *record.Step, why string) {
 
 // write puts the record on disk.
 func (r *Runner) write() error {
+	if r.opt.StackExits != nil && r.rec.Stack != nil {
+		st := *r.rec.Stack
+		st.Exits = r.opt.StackExits(r.rec.Started)
+		r.rec.Stack = &st
+	}
 	if err := record.Write(r.dir, r.rec, r.masker); err != nil {
 		return fmt.Errorf("writing the record: %w", err)
 	}
