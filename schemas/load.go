@@ -139,6 +139,9 @@ type decoder struct {
 	lab   *Lab
 	// Where each named element was declared, for duplicate messages.
 	tables, jobs, presets, experiments, producers map[string]hcl.Range
+	// storeOwners are the tables by where their stores keep their rows
+	// ("kafka .orders"): two tables in one place is an error.
+	storeOwners map[string]storeOwner
 	// stackBroken tells that the stack block had errors (its services may
 	// be missing from the lab's list).
 	stackBroken bool

@@ -111,7 +111,7 @@ var refData = map[string]string{
 		"It becomes `WATERMARK FOR col AS col - INTERVAL ...` in the DDL of the table's `mysql`, `postgres` or `kafka` store as a job reads it (CDC, JDBC or Kafka source); a lake table read through its catalog gets none, and a store's own `event_time` block replaces it for that store. " +
 		"At most one per table.",
 	"table.event_time.column": "The name of a column of the table whose type is a `timestamp`; the watermark is declared on it.",
-	"table.event_time.lateness": "How far the watermark trails the event times seen: a positive duration such as `\"5s\"` or `\"2m\"`; omitted, 0 s (`\"0s\"` itself is refused as not positive). " +
+	"table.event_time.lateness": "How far the watermark trails the event times seen: a duration such as `\"5s\"` or `\"2m\"`, not negative; omitted, `\"0s\"`. " +
 		"It is the watermark's interval, in the largest unit that keeps it whole: `INTERVAL '5' SECOND`, `INTERVAL '2' MINUTE`, `INTERVAL '1.500' SECOND`.",
 	"table.column": "`column \"NAME\"` declares one column: its name (lowercase letters, digits and underscores, starting with a letter; unique in the table) and its logical type. " +
 		"Columns keep their declared order in every rendered table. A table needs at least one.",
@@ -164,7 +164,7 @@ var refData = map[string]string{
 	"table.store.event_time": "An `event_time` block in a `mysql`, `postgres` or `kafka` store: the event time Flink jobs see when they read this store, replacing the table's `event_time` (its column and lateness) there. " +
 		"The table's `processing_time` still applies unless the store sets its own. At most one per store.",
 	"table.store.event_time.column":   "The name of a `timestamp` column of the table; the store's watermark is declared on it.",
-	"table.store.event_time.lateness": "As the table's: how far the watermark trails the event times seen, a positive duration; omitted, 0 s.",
+	"table.store.event_time.lateness": "As the table's: how far the watermark trails the event times seen, a duration, not negative; omitted, 0 s.",
 
 	// Producers.
 	"producer": "`producer \"NAME\"` writes rows of one table continuously: parent rows at `rate` per second, evenly spaced, each column's value drawn from its `field`; and for each parent row, the follow-ups its `follow` blocks declare, such as a payment after an order. " +

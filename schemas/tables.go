@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -185,6 +186,16 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 		case StoreIceberg:
 			s.Database = d.lab.Stack.Iceberg.Database
 		}
+		// Two tables in one place would overwrite each other's rows.
+		where := kind + " " + s.Database + "." + s.Name
+		if prev, ok := d.storeOwners[where]; ok && prev.table != name {
+			d.errorf(sb.DefRange, "Two tables in one place", "Table %s's %s store is %s, which table %s's store at %s already is; give one of them another name.", name, kind, storePlace(s), prev.table, prev.at)
+		} else if !ok {
+			if d.storeOwners == nil {
+				d.storeOwners = map[string]storeOwner{}
+			}
+			d.storeOwners[where] = storeOwner{name, sb.DefRange}
+		}
 		t.Stores = append(t.Stores, s)
 	}
 	// ClickHouse ingests from the table's topic unless told otherwise.
@@ -271,6 +282,23 @@ func contains(xs []string, x string) bool {
 // MaxRound is the most decimal places a field's round keeps (the
 // generator rounds with powers of ten a float64 holds exactly enough).
 const MaxRound = 30
+
+// storeOwner is the table whose store is at a place (storeOwners).
+type storeOwner struct {
+	table string
+	at    hcl.Range
+}
+
+// storePlace names where a store keeps its rows, for messages.
+func storePlace(s *Store) string {
+	if s.Kind == StoreKafka {
+		return fmt.Sprintf("the topic %q", s.Name)
+	}
+	if s.Database != "" {
+		return fmt.Sprintf("the table %s.%s", s.Database, s.Name)
+	}
+	return fmt.Sprintf("the table %s", s.Name)
+}
 
 var producerSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "table", Required: true}, {Name: "rate", Required: true}},
@@ -885,7 +913,16 @@ func (d *decoder) decodeTime(t *Table, cols map[string]*Column, blocks []*hcl.Bl
 		}
 		ta.Lateness = "0s"
 		if la := c.Attributes["lateness"]; la != nil {
-			ta.Lateness = d.duration(la, "0s")
+			// "0s" is the default written out: allowed, unlike a zero
+			// duration elsewhere.
+			zero := false
+			if v, diags := la.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+				dur, err := time.ParseDuration(v.AsString())
+				zero = err == nil && dur == 0
+			}
+			if !zero {
+				ta.Lateness = d.duration(la, "0s")
+			}
 		}
 	}
 	if proc != nil {
