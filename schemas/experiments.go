@@ -14,7 +14,11 @@ var experimentSchema = &hcl.BodySchema{
 		{Name: "number", Required: true}, {Name: "title", Required: true}, {Name: "question"},
 		{Name: "intro"}, {Name: "record"}, {Name: "expected"}, {Name: "interpretation"}, {Name: "needs"},
 	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "step", LabelNames: []string{"name"}}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "step", LabelNames: []string{"name"}}, {Type: "measure", LabelNames: []string{"name"}}},
+}
+
+var measureSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "value", Required: true}, {Name: "unit"}},
 }
 
 var expectSchema = &hcl.BodySchema{
@@ -62,7 +66,12 @@ func (d *decoder) decodeExperiment(b *hcl.Block) *Experiment {
 		}
 	}
 	seen := map[string]hcl.Range{}
+	var measures []*hcl.Block
 	for _, sb := range content.Blocks {
+		if sb.Type == "measure" {
+			measures = append(measures, sb)
+			continue
+		}
 		sname := sb.Labels[0]
 		if !d.checkName(sname, sb.LabelRanges[0], "step") {
 			continue
@@ -79,7 +88,39 @@ func (d *decoder) decodeExperiment(b *hcl.Block) *Experiment {
 	if len(e.Steps) == 0 {
 		d.errorf(b.DefRange, "Experiment without steps", "Experiment %s has no step blocks; add at least one, even a note.", name)
 	}
+	d.decodeMeasures(e, measures)
 	return e
+}
+
+// decodeMeasures reads an experiment's measure blocks: named numbers
+// computed, once its steps have run, from what they captured.
+func (d *decoder) decodeMeasures(e *Experiment, blocks []*hcl.Block) {
+	seen := map[string]hcl.Range{}
+	// A measure sees the captures of every step of its experiment.
+	defer func() { d.currentStep = nil }()
+	d.currentStep = &deferredRef{exp: e, step: len(e.Steps)}
+	for _, mb := range blocks {
+		name := mb.Labels[0]
+		if !d.checkName(name, mb.LabelRanges[0], "measure") {
+			continue
+		}
+		if prev, ok := seen[name]; ok {
+			d.errorf(mb.LabelRanges[0], "Duplicate measure", "Experiment %s already has a measure %q at %s.", e.Name, name, prev)
+			continue
+		}
+		seen[name] = mb.DefRange
+		mc, diags := mb.Body.Content(measureSchema)
+		d.diags = append(d.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		m := &Measure{Name: name, Title: d.str(mc.Attributes["title"]), Unit: d.str(mc.Attributes["unit"]), DeclRange: mb.DefRange}
+		m.Value = d.expr(mc.Attributes["value"], cty.Number, false)
+		if len(m.Value.Refs) == 0 {
+			d.errorf(mc.Attributes["value"].Expr.Range(), "Measure of nothing", "A measure is computed from what the experiment's steps captured, such as value = step.wait_for_join.took_ms / 1000; this value uses no capture.")
+		}
+		e.Measures = append(e.Measures, m)
+	}
 }
 
 func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {

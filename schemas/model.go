@@ -330,13 +330,27 @@ type Experiment struct {
 	// Intro is text shown before the steps.
 	Intro string `json:"intro,omitempty"`
 	// Record lists what the reader should write down.
-	Record         []string  `json:"record,omitempty"`
-	Expected       string    `json:"expected,omitempty"`
-	Interpretation string    `json:"interpretation,omitempty"`
-	Needs          []string  `json:"needs,omitempty"`
-	Steps          []*Step   `json:"steps"`
-	Unavailable    string    `json:"unavailable,omitempty"`
-	DeclRange      hcl.Range `json:"-"`
+	Record         []string `json:"record,omitempty"`
+	Expected       string   `json:"expected,omitempty"`
+	Interpretation string   `json:"interpretation,omitempty"`
+	Needs          []string `json:"needs,omitempty"`
+	Steps          []*Step  `json:"steps"`
+	// Measures are the experiment's findings, computed from its captures
+	// once its steps have run.
+	Measures    []*Measure `json:"measures,omitempty"`
+	Unavailable string     `json:"unavailable,omitempty"`
+	DeclRange   hcl.Range  `json:"-"`
+}
+
+// Measure is a named number an experiment finds: its value is an
+// expression over the captures of the experiment's steps (and earlier
+// experiments'), in Unit.
+type Measure struct {
+	Name      string    `json:"name"`
+	Title     string    `json:"title"`
+	Unit      string    `json:"unit,omitempty"`
+	Value     Expr      `json:"value"`
+	DeclRange hcl.Range `json:"-"`
 }
 
 // CompareStep is compare = { declared = producer.P.…, column = "C" }:

@@ -63,6 +63,8 @@ func childSchema(path string) (*hcl.BodySchema, bool) {
 		return stepSchema, true
 	case "experiment.step.expect":
 		return expectSchema, true
+	case "experiment.measure":
+		return measureSchema, true
 	case "control":
 		return controlSchema, true
 	}

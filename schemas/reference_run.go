@@ -274,4 +274,10 @@ var refRun = map[string]string{
 		"whatever runs the stack, and started again in reverse order to undo. An unknown service is an error.",
 	"control.text":  "A string: what the lab looks like while the control is on, in words.",
 	"control.title": "A string: the control in words, the heading of its runs in the record.",
+	"experiment.measure": "`measure \"NAME\"` declares a finding of the experiment: a number computed, once its steps have run on the healthy stack, from what they captured, such as the seconds from a payment in MySQL to its joined row in ClickHouse. " +
+		"Measures are the record's findings table (record.md, its page, `record.json`), and `record diff` and the comparison page set each beside the same measure of other records. " +
+		"A measure whose captures are missing is recorded as not measured, with why. The name is lowercase letters, digits and underscores, unique in the experiment.",
+	"experiment.measure.title": "What the number is, for people: \"payment → ClickHouse\". It heads the measure's row in the findings table.",
+	"experiment.measure.value": "A number expression over the experiment's captures (`step.STEP.CAPTURE`) and earlier experiments' (`experiment.NAME.STEP.CAPTURE`), such as `step.wait_for_join.took_ms / 1000`. It must use at least one capture; `result` and `samples` are the steps' own and not available here (capture what a measure needs in the step, e.g. `took_ms = samples[length(samples) - 1].ms`).",
+	"experiment.measure.unit":  "Optional string: the value's unit as shown beside it (\"s\", \"rows\", \"%\").",
 }

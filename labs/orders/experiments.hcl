@@ -72,6 +72,9 @@ experiment "baseline" {
     sample = {
       orders_served = result.rows[0].n
     }
+    capture = {
+      lag_ms = samples[length(samples) - 1].ms
+    }
 
     expect {
       condition = result.rows[0].n == step.source_total.n && samples[length(samples) - 1].ms <= 30000
@@ -99,6 +102,12 @@ experiment "baseline" {
       message   = "Measured: the job completes checkpoints and has not restarted since it was submitted."
       detects   = [control.join_cancelled]
     }
+  }
+
+  measure "serving_lag" {
+    title = "ClickHouse serves every order MySQL held, after"
+    value = step.caught_up.lag_ms / 1000
+    unit  = "s"
   }
 
   expected       = "Smoke passes, ClickHouse serves every order MySQL held within seconds, and the streaming job runs, checkpoints and has not restarted."
@@ -349,6 +358,9 @@ experiment "delayed_payment" {
       interval = "1s"
       timeout  = "2m"
     }
+    capture = {
+      took_ms = samples[length(samples) - 1].ms
+    }
 
     expect {
       condition = length(result.rows) > 0 && result.rows[0].payment_status == step.wait_for_payment.payment_status && samples[length(samples) - 1].ms <= 30000
@@ -377,6 +389,12 @@ experiment "delayed_payment" {
       declared = producer.shop.follow.payment.delay
       column   = "delay_s"
     }
+  }
+
+  measure "payment_to_clickhouse" {
+    title = "A payment reaches its joined row in ClickHouse within (from when MySQL had it, up to 2 s later)"
+    value = step.wait_for_join.took_ms / 1000
+    unit  = "s"
   }
 
   expected       = "At first MySQL has no payment row and the joined row says PENDING. The producer schedules a later payment that may be PAID or FAILED. The configured delay is an input of the generator, not a guaranteed end-to-end latency."

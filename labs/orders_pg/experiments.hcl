@@ -55,6 +55,9 @@ experiment "baseline" {
     sample = {
       orders_served = result.rows[0].n
     }
+    capture = {
+      lag_ms = samples[length(samples) - 1].ms
+    }
 
     expect {
       condition = result.rows[0].n == step.source_total.n && samples[length(samples) - 1].ms <= 30000
@@ -75,6 +78,12 @@ experiment "baseline" {
       message   = "Measured: the streaming job and every one of its vertices run, and it has not restarted."
       detects   = [control.join_cancelled]
     }
+  }
+
+  measure "serving_lag" {
+    title = "ClickHouse serves every order PostgreSQL held, after"
+    value = step.caught_up.lag_ms / 1000
+    unit  = "s"
   }
 
   expected       = "Smoke passes; ClickHouse serves every order PostgreSQL held within seconds, and the streaming job runs without restarts."

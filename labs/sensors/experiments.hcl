@@ -112,6 +112,7 @@ experiment "window_closes" {
     capture = {
       window_start = result.rows[0].window_start
       readings     = result.rows[0].readings
+      took_ms      = samples[length(samples) - 1].ms
     }
 
     expect {
@@ -137,6 +138,12 @@ experiment "window_closes" {
       message   = "A closed window is written once and never changes."
       detects   = [control.streams_cancelled]
     }
+  }
+
+  measure "window_served_after" {
+    title = "The newest reading's ten-second window is served by ClickHouse after"
+    value = step.wait_for_window.took_ms / 1000
+    unit  = "s"
   }
 
   expected       = "The window appears only after its end plus the lateness has passed in event time, and then never changes: one message, one row."

@@ -22,7 +22,8 @@ func (d Difference) String() string {
 const absent = "(absent)"
 
 // Diff compares what two records observed: the lab and its variables,
-// which experiments and steps ran and how they ended, captured values,
+// which experiments and steps ran and how they ended, their measures,
+// captured values,
 // expectation outcomes and counts (rows, messages). What always differs
 // between runs (times, durations, record and job IDs, endpoints) is
 // ignored, and so are captured identifiers (IdentifierCapture: which order
@@ -59,6 +60,16 @@ func Diff(a, b *Record) []Difference {
 			continue
 		}
 		add(where, "experiment", expState(ea), expState(eb))
+		ma, mb := map[string]string{}, map[string]string{}
+		for _, m := range ea.Measures {
+			ma[m.Title] = m.Text()
+		}
+		for _, m := range eb.Measures {
+			mb[m.Title] = m.Text()
+		}
+		for _, n := range union(keys(ma), keys(mb)) {
+			add(where, "measure "+quote(n), get(ma, n), get(mb, n))
+		}
 		sa, sb := stepMap(ea), stepMap(eb)
 		for _, sn := range union(stepNames(ea), stepNames(eb)) {
 			x, y := sa[sn], sb[sn]

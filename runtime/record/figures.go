@@ -10,6 +10,7 @@ import (
 
 // Kinds of Figure.
 const (
+	FigureMeasure  = "measure"
 	FigureRecovery = "recovery"
 	FigureWait     = "wait"
 	FigureCapture  = "capture"
@@ -41,6 +42,13 @@ type Figure struct {
 // are never figures.
 func Figures(e *Experiment) []Figure {
 	var out []Figure
+	for _, m := range e.Measures {
+		f := Figure{Kind: FigureMeasure, Key: "measure/" + m.Name, What: m.Title, Text: m.Text()}
+		if m.Value != nil {
+			f.Value, f.Numeric = *m.Value, true
+		}
+		out = append(out, f)
+	}
 	sec := func(d time.Duration) (float64, string) { return d.Seconds(), Seconds(d) }
 	if rec := Recovery(e); rec != nil && rec.HasStart {
 		svc := rec.Service
@@ -99,6 +107,26 @@ func Figures(e *Experiment) []Figure {
 		}
 		v, _ := sec(time.Duration(s.DurationMS) * time.Millisecond)
 		out = append(out, Figure{Kind: FigureDuration, Key: "duration/" + s.Name, Step: s.Name, What: "took", Value: v, Numeric: true, Text: Duration(s.DurationMS)})
+	}
+	return out
+}
+
+// Finding is one measure of the record, with its experiment.
+type Finding struct {
+	Number          int
+	Experiment      string
+	Question, Title string
+	Measure         Measure
+}
+
+// Findings are the record's measures, in experiment order: the table at
+// the top of record.md and its page.
+func (r *Record) Findings() []Finding {
+	var out []Finding
+	for _, e := range r.Experiments {
+		for _, m := range e.Measures {
+			out = append(out, Finding{Number: e.Number, Experiment: e.Name, Question: e.Question, Title: m.Title, Measure: m})
+		}
 	}
 	return out
 }

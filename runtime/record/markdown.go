@@ -130,6 +130,14 @@ func Markdown(r *Record) []byte {
 	if v := r.VerdictSummary(); v != "" {
 		fmt.Fprintf(w, "\n**Controls: %s** (the table at the end says which).\n", v)
 	}
+	if rows := r.Findings(); len(rows) > 0 {
+		fmt.Fprintf(w, "\n## Findings\n\nWhat the experiments measured (their measure blocks), on the healthy stack.\n\n")
+		var cells [][]string
+		for _, f := range rows {
+			cells = append(cells, []string{fmt.Sprintf("%02d", f.Number), f.Question, f.Title, f.Measure.Text()})
+		}
+		writeTable(w, []string{"exp", "question", "measure", "measured"}, cells, nil)
+	}
 	for _, e := range r.Experiments {
 		writeExperiment(w, e, lim)
 	}

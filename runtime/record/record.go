@@ -16,8 +16,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/labgen/labgen/internal/atomicfile"
@@ -199,6 +201,53 @@ type Experiment struct {
 	// Total is the number of steps the experiment has.
 	Total int     `json:"total_steps"`
 	Steps []*Step `json:"steps"`
+	// Measures are the experiment's findings (its measure blocks),
+	// computed from the healthy run's captures.
+	Measures []Measure `json:"measures,omitempty"`
+}
+
+// Measure is one finding of an experiment: a number, or why there is
+// none.
+type Measure struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Unit  string `json:"unit,omitempty"`
+	// Expr is the value's expression as the lab writes it.
+	Expr  string   `json:"expr"`
+	Value *float64 `json:"value,omitempty"`
+	// Error says why it was not measured.
+	Error string `json:"error,omitempty"`
+}
+
+// Text is the measure as shown: "4.1 s", or "not measured: why".
+func (m Measure) Text() string {
+	if m.Value == nil {
+		return "not measured: " + m.Error
+	}
+	s := strconv.FormatFloat(*m.Value, 'f', -1, 64)
+	if a := math.Abs(*m.Value); a >= 0.01 && a < 1e6 {
+		s = strconv.FormatFloat(*m.Value, 'f', decimals(*m.Value), 64)
+	}
+	if m.Unit != "" {
+		s += " " + m.Unit
+	}
+	return s
+}
+
+// decimals keeps three significant digits of a number below 100 (4.13,
+// 0.0413), none above.
+func decimals(v float64) int {
+	a := math.Abs(v)
+	switch {
+	case a >= 100:
+		return 0
+	case a >= 10:
+		return 1
+	case a >= 1:
+		return 2
+	default:
+		return 3
+	}
 }
 
 // Step is one finished step.

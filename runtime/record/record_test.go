@@ -119,8 +119,13 @@ func TestDiff(t *testing.T) {
 	b.Experiments[0].Steps[1].Status = StatusOK
 	b.Experiments[0].Steps[1].Expectations[0].Held = true
 	b.Experiments[0].Steps = append(b.Experiments[0].Steps, &Step{Name: "extra", Status: StatusSkipped})
+	four, six := 4.125, 6.0
+	a.Experiments[0].Measures = []Measure{{Name: "lag", Title: "lag", Unit: "s", Value: &four}}
+	b.Experiments[0].Measures = []Measure{{Name: "lag", Title: "lag", Unit: "s", Value: &six}, {Name: "gone", Title: "gone", Error: "step.x.y was not captured"}}
 	got := FormatDiff(Diff(a, b))
-	want := `02 trace / pick: captured notes: 1 → 3
+	want := `02 trace: measure “lag”: 4.12 s → 6.00 s
+02 trace: measure “gone”: (absent) → not measured: step.x.y was not captured
+02 trace / pick: captured notes: 1 → 3
 02 trace / pick: rows: 1 → 3
 02 trace / check: status: error → ok
 02 trace / check: expectation “has rows”: not held → held

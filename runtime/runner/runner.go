@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/labgen/labgen/runtime/flinkapi"
@@ -462,8 +464,40 @@ func (r *Runner) runExperiment(ctx context.Context, e *schemas.Experiment) error
 			return err
 		}
 	}
+	re.Measures = r.measure(e)
 	re.Status = record.ExpDone
 	return r.write()
+}
+
+// measure computes an experiment's measures from the captures its steps
+// (and earlier experiments') left.
+func (r *Runner) measure(e *schemas.Experiment) []record.Measure {
+	var out []record.Measure
+	for _, m := range e.Measures {
+		rm := record.Measure{Name: m.Name, Title: m.Title, Unit: m.Unit, Expr: m.Value.Source}
+		if why := r.unmetRefs(m.Value); why != "" {
+			rm.Error = why
+			out = append(out, rm)
+			continue
+		}
+		v, diags := m.Value.Eval(r.evalCtx(e.Name, cty.NilVal))
+		switch {
+		case diags.HasErrors():
+			rm.Error = diagText(diags)
+		case v.IsNull() || !v.IsKnown():
+			rm.Error = "the value is null"
+		default:
+			if n, err := convert.Convert(v, cty.Number); err != nil {
+				rm.Error = "not a number: " + err.Error()
+			} else if f, _ := n.AsBigFloat().Float64(); math.IsInf(f, 0) || math.IsNaN(f) {
+				rm.Error = "not a finite number"
+			} else {
+				rm.Value = &f
+			}
+		}
+		out = append(out, rm)
+	}
+	return out
 }
 
 // stepOrSkip runs one step of e, or records it skipped: for skip when

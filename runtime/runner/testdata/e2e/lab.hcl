@@ -66,6 +66,7 @@ experiment "pick" {
     capture = {
       order_id = [for r in result.rows : r.order_id if r.payment_status == null][0]
       category = [for r in result.rows : r.category if r.payment_status == null][0]
+      unpaid   = length([for r in result.rows : r if r.payment_status == null])
     }
     expect {
       condition = length(result.rows) == 3
@@ -118,6 +119,17 @@ experiment "pick" {
 
   step "remark" {
     note = "Steps above failed on purpose; the record keeps their errors verbatim."
+  }
+
+  measure "unpaid_share" {
+    title = "Orders without a payment"
+    value = step.pending.unpaid / 3 * 100
+    unit  = "%"
+  }
+
+  measure "missing" {
+    title = "What a missing capture measures"
+    value = step.nothing.none
   }
 }
 
