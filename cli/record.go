@@ -27,21 +27,23 @@ writes, rendered again from record.json). RECORD is a record's directory or
 its record.json.
 
 record diff A B compares two records of the same lab: which experiments and
-steps ran and how each ended, the values captured, the expectations that
+steps ran and how each ended, their measures (the findings), the values
+captured, the expectations that
 held or not, and the counts (rows, messages, checks). What always differs
 between runs (times, durations, record and Flink job IDs, endpoints) and
 captured identifiers (order IDs a step picked) are ignored. Each
 difference is one line, "where: what: A → B".
 
 record publish RECORD… -o DIR writes one self-contained HTML page per
-record into DIR (<id>.html): what ran, the runbook text, each step's SQL
+record into DIR (<id>.html): the findings (each experiment's measures),
+what ran, the runbook text, each step's SQL
 and result tables (SQL NULL shown as NULL), captured values, expectations,
 errors verbatim, the sampled quantities as SVG charts (never identifiers;
 a constant series as a line of text), the measured time to running after a
 worker interruption, and with --controls the verdicts of every expectation
 under its negative controls. With several records of one lab it adds
 compare.html (also index.html): per experiment each expectation's verdict
-and the measured figures side by side, the variables that differ, and the
+and the measures and other measured figures side by side, the variables that differ, and the
 changing quantities overlaid; never random IDs. The pages load nothing from the network, print, and read on a
 phone.
 
