@@ -239,7 +239,7 @@ func firstRows(ctx context.Context, env *Env, lab *labdir.Lab, eps labdir.Endpoi
 	fmt.Fprintf(env.Stderr, "  waiting for the first rows of job %s in ClickHouse (%s) ...\n", job, table)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		if n, ok := count(); ok && n != "0" && n != before {
-			fmt.Fprintf(env.Stderr, "  %s's first rows reached ClickHouse %s after the job was submitted\n", job, time.Since(submitted).Round(100*time.Millisecond))
+			fmt.Fprintf(env.Stderr, "  job %s: its first rows reached ClickHouse %s after it was submitted\n", job, time.Since(submitted).Round(100*time.Millisecond))
 			return
 		}
 		select {
