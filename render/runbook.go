@@ -163,6 +163,13 @@ func experimentSection(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment
 			w("   Expect: %s (`%s`)\n\n", x.Message, oneLine(x.Condition.Source))
 		}
 	}
+	for _, m := range e.Measures {
+		unit := ""
+		if m.Unit != "" {
+			unit = ", in " + m.Unit
+		}
+		w("**Measure %s:** %s (`%s`%s).\n\n", m.Name, m.Title, oneLine(m.Value.Source), unit)
+	}
 	if e.Expected != "" {
 		w("**Expected:** %s\n\n", e.Expected)
 	}
