@@ -111,11 +111,8 @@ Examples:
 				if err != nil {
 					return err
 				}
-				if err := os.MkdirAll(*out, 0o755); err != nil {
+				if err := writeRendered(*out, files); err != nil {
 					return err
-				}
-				if err := render.Write(*out, files); err != nil {
-					return fmt.Errorf("writing %s: %w", *out, err)
 				}
 				fmt.Fprintf(env.Stdout, "Rendered the lab %q into %s (%d files).\n", lab.Name, *out, len(files))
 				if len(opts.Targets) > 0 {
@@ -130,4 +127,15 @@ Examples:
 			}
 		},
 	})
+}
+
+// writeRendered writes a rendered lab into dir (render, sweep).
+func writeRendered(dir string, files render.Files) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := render.Write(dir, files); err != nil {
+		return fmt.Errorf("writing %s: %w", dir, err)
+	}
+	return nil
 }

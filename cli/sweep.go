@@ -197,11 +197,8 @@ func sweepOne(ctx context.Context, env *Env, labDir, dir string, v variant, exps
 		if err != nil {
 			return nil, err
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := writeRendered(dir, files); err != nil {
 			return nil, err
-		}
-		if err := render.Write(dir, files); err != nil {
-			return nil, fmt.Errorf("writing %s: %w", dir, err)
 		}
 	}
 	before := recordDirs(dir)

@@ -138,6 +138,12 @@ func (d *decoder) strList(a *hcl.Attribute) []string {
 
 // duration decodes a duration string such as "10s", defaulting to def.
 func (d *decoder) duration(a *hcl.Attribute, def string) string {
+	return d.durationAtLeast(a, def, false)
+}
+
+// durationAtLeast is duration that also takes zero when zeroOK (a
+// lateness of "0s" is the default written out).
+func (d *decoder) durationAtLeast(a *hcl.Attribute, def string, zeroOK bool) string {
 	if a == nil {
 		return def
 	}
@@ -145,8 +151,12 @@ func (d *decoder) duration(a *hcl.Attribute, def string) string {
 	if s == "" {
 		return def
 	}
-	if dur, err := time.ParseDuration(s); err != nil || dur <= 0 {
-		d.errorf(a.Expr.Range(), "Invalid duration", "%s must be a positive duration such as \"10s\", \"5m\" or \"1h\", not %q.", a.Name, s)
+	if dur, err := time.ParseDuration(s); err != nil || dur < 0 || dur == 0 && !zeroOK {
+		what := "a positive duration"
+		if zeroOK {
+			what = "a duration of 0 or more"
+		}
+		d.errorf(a.Expr.Range(), "Invalid duration", "%s must be %s such as \"10s\", \"5m\" or \"1h\", not %q.", a.Name, what, s)
 		return def
 	}
 	return s

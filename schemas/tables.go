@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -913,16 +912,7 @@ func (d *decoder) decodeTime(t *Table, cols map[string]*Column, blocks []*hcl.Bl
 		}
 		ta.Lateness = "0s"
 		if la := c.Attributes["lateness"]; la != nil {
-			// "0s" is the default written out: allowed, unlike a zero
-			// duration elsewhere.
-			zero := false
-			if v, diags := la.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
-				dur, err := time.ParseDuration(v.AsString())
-				zero = err == nil && dur == 0
-			}
-			if !zero {
-				ta.Lateness = d.duration(la, "0s")
-			}
+			ta.Lateness = d.durationAtLeast(la, "0s", true)
 		}
 	}
 	if proc != nil {

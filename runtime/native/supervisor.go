@@ -401,6 +401,25 @@ func (s *Supervisor) spawn(sv *supervised) error {
 	return nil
 }
 
+// startAgain starts a service that ran before (a request's start, or a
+// restart after an exit) and waits for it to be healthy, then marks it
+// so. The process is nil when it could not be started; err says why it
+// could not, or why it is not healthy.
+func (s *Supervisor) startAgain(ctx context.Context, sv *supervised) (*testproc.Proc, time.Duration, error) {
+	began := time.Now()
+	if err := s.spawn(sv); err != nil {
+		return nil, 0, err
+	}
+	sv.mu.Lock()
+	p := sv.proc
+	sv.mu.Unlock()
+	if err := s.waitHealthy(ctx, sv); err != nil {
+		return p, 0, err
+	}
+	s.set(sv, StateHealthy, "")
+	return p, time.Since(began).Round(100 * time.Millisecond), nil
+}
+
 // heal starts a service again that exited on its own (see restartDelay),
 // unless a stop or start was asked for meanwhile or the supervisor ends.
 func (s *Supervisor) heal(sv *supervised, exited *testproc.Proc) {
@@ -420,16 +439,16 @@ func (s *Supervisor) heal(sv *supervised, exited *testproc.Proc) {
 	if !current {
 		return // stopped, or started by a request, meanwhile
 	}
-	began := time.Now()
-	if err := s.spawn(sv); err != nil {
+	sv.mu.Lock()
+	sv.status.Restarts++
+	n := sv.status.Restarts
+	sv.mu.Unlock()
+	p, took, err := s.startAgain(s.ctx, sv)
+	if p == nil {
 		s.set(sv, StateFailed, "restart: "+err.Error())
 		return
 	}
-	sv.mu.Lock()
-	sv.status.Restarts++
-	p, n := sv.proc, sv.status.Restarts
-	sv.mu.Unlock()
-	if err := s.waitHealthy(s.ctx, sv); err != nil {
+	if err != nil {
 		if s.ctx.Err() != nil {
 			return
 		}
@@ -449,8 +468,7 @@ func (s *Supervisor) heal(sv *supervised, exited *testproc.Proc) {
 		}
 		return
 	}
-	s.set(sv, StateHealthy, "")
-	s.log("%s is healthy again after %s (restart %d)", sv.Name, time.Since(began).Round(100*time.Millisecond), n)
+	s.log("%s is healthy again after %s (restart %d)", sv.Name, took, n)
 	go func() {
 		// Healthy long enough: the next exit restarts it after restartFirst.
 		select {
@@ -557,17 +575,16 @@ func (s *Supervisor) action(ctx context.Context, name, what string) (string, err
 		if running {
 			return name + " already runs", nil
 		}
-		began := time.Now()
-		if err := s.spawn(sv); err != nil {
+		p, took, err := s.startAgain(ctx, sv)
+		if p == nil {
 			s.set(sv, StateFailed, err.Error())
 			return "", err
 		}
-		if err := s.waitHealthy(ctx, sv); err != nil {
+		if err != nil {
 			s.set(sv, StateFailed, err.Error())
 			return "", fmt.Errorf("%s started but is not healthy: %w", name, err)
 		}
-		s.set(sv, StateHealthy, "")
-		return fmt.Sprintf("%sed %s; healthy after %s", what, name, time.Since(began).Round(100*time.Millisecond)), nil
+		return fmt.Sprintf("%sed %s; healthy after %s", what, name, took), nil
 	}
 	return "", fmt.Errorf("unknown action %q (want stop, start or restart)", what)
 }
