@@ -210,14 +210,25 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		if d := schemas.Service(name); d != nil && d.Health != nil {
 			svc.HealthCheck = health(d.Health.Test(l), d.Health.Interval, d.Health.StartPeriod, d.Health.Retries)
 		}
-		if st.oneShot[name] {
+		switch {
+		case st.oneShot[name] && svc.Restart == "":
 			svc.Restart = types.RestartPolicyNo
-		} else {
+		case !st.oneShot[name]:
 			svc.Restart = types.RestartPolicyUnlessStopped
 		}
 		if svc.Build != nil {
 			if built[svc.Image] {
 				svc.Build = nil
+				// Never pulled: another service of the project builds
+				// it. With the default policy (missing) compose's up
+				// tries to pull the tag first, prints a red Error for
+				// each such service, then ignores the failure because
+				// a service of the project builds the image (docker/
+				// compose pkg/compose/pull.go: pullRequiredImages,
+				// isServiceImageToBuild). "never" skips the pull (mustPull);
+				// up builds the image (ensureImagesExists) before it
+				// creates any container.
+				svc.PullPolicy = types.PullPolicyNever
 			}
 			built[svc.Image] = true
 		}
@@ -267,7 +278,22 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		add("sql-gateway", gatewayService(l, image), deps{"jobmanager": healthy})
 
 		if s.Fluss != nil {
-			oneShot("tiering", flinkTool(l, image, "tiering", "tiering"), cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
+			// A failed start of the tiering job is retried: by Docker
+			// three times at once, then by the job submitter's keep loop
+			// every 30 s (keep_once starts the tiering job when it does
+			// not run), which starts whatever tiering's exit status.
+			// While Docker restarts it, the container is "restarting",
+			// never "exited" (moby daemon/monitor.go: SetRestarting),
+			// so compose's wait for service_completed_successfully
+			// (pkg/compose/convergence.go: checkDependencyCompleted)
+			// goes on waiting, and labgen up does not take it for a
+			// failure; only exit 0 or a fourth failure ends the wait.
+			// The job submitter still waits for tiering to end, so that
+			// the two never start the tiering job or create the lake
+			// tables at the same time.
+			tiering := flinkTool(l, image, "tiering", "tiering")
+			tiering.Restart = tieringRestart
+			oneShot("tiering", tiering, cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
 		}
 		submit := cluster.with(nil)
 		for _, d := range sources(l) {
@@ -288,6 +314,15 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		// crash, a Docker restart) or the restart strategy gives up, the
 		// jobs are gone until something submits them again.
 		add("job-submitter", flinkTool(l, image, "job-submitter", "keep"), submit)
+		if s.Fluss != nil {
+			// Optional: once tiering has failed for good, compose starts
+			// the job submitter anyway (checkDependencyCompleted: a
+			// dependency that is not required and exits non-zero is
+			// skipped with a warning), and its keep loop retries the
+			// tiering job. Required, one bad start would leave the
+			// streaming jobs unsubmitted until someone ran up again.
+			optional(st, "job-submitter", "tiering")
+		}
 		if s.BatchLoop != nil && len(l.AvailableJobs(schemas.ModeBatch)) > 0 {
 			add("batch-loop", flinkTool(l, image, "batch-loop", "batch-loop"), deps{"job-submitter": healthy})
 		}
@@ -318,6 +353,21 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		st.project.Services[m.Service] = svc
 	}
 	return st
+}
+
+// tieringRestart restarts the one-shot tiering service after a failure,
+// at most three times (compose's restart: on-failure:N is the engine's
+// MaximumRetryCount).
+const tieringRestart = types.RestartPolicyOnFailure + ":3"
+
+// optional makes svc's dependency on dep one compose does not require:
+// svc starts once dep has ended, whatever its exit status.
+func optional(st *stack, svc, dep string) {
+	s := st.project.Services[svc]
+	d := s.DependsOn[dep]
+	d.Required = false
+	s.DependsOn[dep] = d
+	st.project.Services[svc] = s
 }
 
 // with copies d and adds more.
@@ -424,7 +474,10 @@ func clickhouseInitService(l *schemas.Lab) types.ServiceConfig {
 	svc := types.ServiceConfig{}
 	svc.Image = l.Stack.ClickHouse.Image
 	svc.Environment = fromEnv(nil, "CLICKHOUSE_USER", "CLICKHOUSE_PASSWORD")
-	svc.Entrypoint = shell(`clickhouse-client --host clickhouse --user "$$CLICKHOUSE_USER" --password "$$CLICKHOUSE_PASSWORD" --multiquery < ` + LabMount + `/sql/clickhouse/schema.sql && echo clickhouse-init: schema applied`)
+	// clickhouse-client takes the user and password from CLICKHOUSE_USER
+	// and CLICKHOUSE_PASSWORD (since 22.3, ClickHouse PR 34947): on its
+	// command line the password would show in every process list.
+	svc.Entrypoint = shell(`clickhouse-client --host clickhouse --multiquery < ` + LabMount + `/sql/clickhouse/schema.sql && echo clickhouse-init: schema applied`)
 	svc.Volumes = []types.ServiceVolumeConfig{labMount()}
 	return svc
 }

@@ -148,7 +148,7 @@ func flinkConfig(l *schemas.Lab) []byte {
 	kv("jobmanager.memory.jvm-metaspace.size", "160m")
 	kv("jobmanager.memory.jvm-overhead.min", "64m")
 	kv("taskmanager.memory.process.size", fmt.Sprintf("%dm", tm))
-	kv("taskmanager.memory.jvm-metaspace.size", "192m")
+	kv("taskmanager.memory.jvm-metaspace.size", fmt.Sprintf("%dm", schemas.TaskManagerMetaspaceMB))
 	kv("taskmanager.memory.jvm-overhead.min", "96m")
 	if l.Stack.Fluss != nil {
 		// Fluss's Arrow buffers are direct memory.

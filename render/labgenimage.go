@@ -31,8 +31,13 @@ func labgenDockerfile(l *schemas.Lab, opts Options) []byte {
 # Go module (go.mod, go.sum and the package folders) into labgen/src/.
 `)
 	}
+	// The modules come in a layer of their own, keyed by go.mod and
+	// go.sum only: a change of labgen's source rebuilds from the COPY of
+	// src/ on, without downloading the modules again.
 	fmt.Fprintf(&b, `FROM %s AS build
 WORKDIR /src
+COPY src/go.mod src/go.sum ./
+RUN go mod download
 COPY src/ ./
 RUN CGO_ENABLED=0 go build -trimpath \
     -ldflags "-s -w -X github.com/labgen/labgen/cli.Version=%s" \

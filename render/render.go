@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -129,20 +130,35 @@ func generated(l *schemas.Lab, comment string) string {
 	return fmt.Sprintf("%s Rendered by labgen from the lab %q. Do not edit: change the lab and render again.\n", comment, l.Name)
 }
 
+// Modes of a rendered lab, whatever the umask: the containers read the
+// directory through a bind mount as their own users (flink, labgen, mysql,
+// …), whom a directory of mode 0700 or a file of 0600 would shut out.
+const (
+	dirMode  os.FileMode = 0o755
+	fileMode os.FileMode = 0o644
+	execMode os.FileMode = 0o755
+)
+
 // Write puts files into dir. Files the previous render wrote (listed in
 // its lock) that this render no longer produces are removed; anything
 // else there, records/ above all, is left alone. Each file is replaced
-// atomically.
+// atomically. dir and its directories that hold rendered files get
+// dirMode, the files fileMode or execMode, whatever the umask; of the
+// directories above dir only those Write creates get dirMode.
 func Write(dir string, files Files) error {
 	old := previousFiles(dir)
+	if err := mkdirs(dir); err != nil {
+		return err
+	}
+	done := map[string]bool{}
 	for _, p := range files.Paths() {
 		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		if err := labDirs(dir, path.Dir(p), done); err != nil {
 			return err
 		}
-		mode := os.FileMode(0o644)
+		mode := fileMode
 		if executable(p) {
-			mode = 0o755
+			mode = execMode
 		}
 		if err := writeAtomic(full, files[p], mode); err != nil {
 			return err
@@ -154,6 +170,67 @@ func Write(dir string, files Files) error {
 		}
 		_ = os.Remove(filepath.Join(dir, filepath.FromSlash(p)))
 	}
+	return nil
+}
+
+// mkdirs makes dir and the directories above it that are missing, each
+// with dirMode (os.MkdirAll's mode is cut by the umask), and gives dir
+// itself dirMode.
+func mkdirs(dir string) error {
+	if fi, err := os.Stat(dir); err == nil {
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		return chmodDir(dir, fi)
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if _, err := os.Stat(parent); os.IsNotExist(err) {
+			if err := mkdirs(parent); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.Mkdir(dir, dirMode); err != nil && !os.IsExist(err) {
+		return err
+	}
+	return chmodDir(dir, nil)
+}
+
+// chmodDir gives dir dirMode unless fi, its state, says it has it.
+func chmodDir(dir string, fi os.FileInfo) error {
+	if fi != nil && fi.Mode().Perm() == dirMode {
+		return nil
+	}
+	return os.Chmod(dir, dirMode)
+}
+
+// labDirs makes rel (a slash-separated directory of the rendered lab,
+// "." for root itself) under root, and every directory between them, each
+// with dirMode (also those an earlier render made under a stricter
+// umask). done remembers the directories already seen.
+func labDirs(root, rel string, done map[string]bool) error {
+	if rel == "." || done[rel] {
+		return nil
+	}
+	if rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
+		return fmt.Errorf("%s is outside the lab directory", rel)
+	}
+	if err := labDirs(root, path.Dir(rel), done); err != nil {
+		return err
+	}
+	full := filepath.Join(root, filepath.FromSlash(rel))
+	fi, err := os.Stat(full)
+	if os.IsNotExist(err) {
+		err = os.Mkdir(full, dirMode)
+		fi = nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := chmodDir(full, fi); err != nil {
+		return err
+	}
+	done[rel] = true
 	return nil
 }
 

@@ -347,7 +347,9 @@ func engineClient(l *schemas.Lab, engine string) string {
 	case schemas.EngineMySQL:
 		return fmt.Sprintf(`./stream-lab compose exec mysql sh -c 'MYSQL_PWD="$MYSQL_READER_PASSWORD" mysql -u "$MYSQL_READER_USER" %s'`, l.Stack.MySQL.Database)
 	case schemas.EngineClickHouse:
-		return `./stream-lab compose exec clickhouse sh -c 'clickhouse-client --user "$CLICKHOUSE_USER" --password "$CLICKHOUSE_PASSWORD"'`
+		// The client reads CLICKHOUSE_USER and CLICKHOUSE_PASSWORD, which
+		// the container has.
+		return `./stream-lab compose exec clickhouse clickhouse-client`
 	}
 	return "./stream-lab compose exec " + engine
 }

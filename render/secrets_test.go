@@ -100,3 +100,26 @@ func TestSecretsPostgres(t *testing.T) {
 		t.Errorf(".env:\n%s", files[".env"])
 	}
 }
+
+// No rendered command puts a password on a command line, where every
+// process list shows it: clients read theirs from the environment
+// (clickhouse-client: CLICKHOUSE_USER and CLICKHOUSE_PASSWORD) or a file.
+func TestNoPasswordOnCommandLines(t *testing.T) {
+	for _, dir := range []string{"orders", "orders_pg", "sensors"} {
+		lab, diags := schemas.NewParser().Load(filepath.Join("..", "labs", dir), schemas.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		files, err := render.Render(lab, render.Options{NoSource: true, Targets: []render.Target{kube.Target(kube.Options{Brokers: 1})}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range files.Paths() {
+			for i, line := range strings.Split(string(files[p]), "\n") {
+				if strings.Contains(line, "--password \"$") || strings.Contains(line, "--password=$") || strings.Contains(line, "--password $") {
+					t.Errorf("%s: %s:%d passes a password on a command line: %s", dir, p, i+1, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}

@@ -207,7 +207,11 @@ func TestComposeHealthAndOrder(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			l := stackLab(t, v.vars, v.adjust)
 			p, _ := loadCompose(t, stackRender(t, l, Options{NoSource: true}))
-			oneShot := func(s types.ServiceConfig) bool { return s.Restart == "" || s.Restart == types.RestartPolicyNo }
+			// A one-shot service runs until it exits; on-failure restarts
+			// it until it exits 0 (tiering).
+			oneShot := func(s types.ServiceConfig) bool {
+				return s.Restart == "" || s.Restart == types.RestartPolicyNo || strings.HasPrefix(s.Restart, types.RestartPolicyOnFailure)
+			}
 			hasHealth := func(s types.ServiceConfig) bool {
 				return s.HealthCheck != nil && !s.HealthCheck.Disable && len(s.HealthCheck.Test) > 0
 			}
@@ -515,6 +519,17 @@ func TestStreamLabRunsWithoutDocker(t *testing.T) {
 	}
 	if !strings.Contains(out, "FAIL  Flink job order_wide is RUNNING") {
 		t.Errorf("smoke does not check the streaming job:\n%s", out)
+	}
+	// Its Kafka tool runs in the broker's container with a heap of its
+	// own, not the broker's KAFKA_HEAP_OPTS (issue 22, finding 15b).
+	calls, _ = os.ReadFile(log)
+	if want := "exec -T -e KAFKA_HEAP_OPTS=" + schemas.KafkaProbeHeap + " kafka /opt/kafka/bin/kafka-get-offsets.sh"; !strings.Contains(string(calls), want) {
+		t.Errorf("smoke does not run %q:\n%s", want, calls)
+	}
+	for _, line := range strings.Split(string(calls), "\n") {
+		if strings.Contains(line, " kafka /opt/kafka/bin/") && !strings.Contains(line, "KAFKA_HEAP_OPTS=") {
+			t.Errorf("stream-lab runs a Kafka tool with the broker's heap: %s", line)
+		}
 	}
 
 	// batch: a stand-in whose ClickHouse answers with the number of jobs

@@ -22,6 +22,9 @@ func shWord(s string) string {
 type streamLabData struct {
 	scriptData
 	KafkaInternal string
+	// KafkaToolHeap is the heap of the Kafka tool smoke runs in the
+	// broker's container.
+	KafkaToolHeap string
 	// MySQLDatabase is the database of MySQL's row counts ("" without
 	// MySQL).
 	MySQLDatabase string
@@ -46,6 +49,7 @@ func streamLab(l *schemas.Lab, st *stack) ([]byte, error) {
 	d := streamLabData{
 		scriptData:    newScriptData(l),
 		KafkaInternal: KafkaInternal,
+		KafkaToolHeap: shWord(schemas.KafkaProbeHeap),
 		Kafka:         s.Kafka != nil,
 		ClickHouse:    s.ClickHouse != nil,
 		Flink:         s.Flink != nil,

@@ -23,7 +23,7 @@ var clickhouseComponent = &ComponentDesc{
 			Memory: fixed(Memory{MB: 512, Why: "clickhouse-server keeps itself to 90% of its container's limit; the lab's tables are small"}),
 			// /ping with whichever HTTP client the image has, else a
 			// native query.
-			Health: &Health{Test: test(wgetGet(8123, "/ping") + " || " + curlGet(8123, "/ping") + ` || clickhouse-client --user "$$CLICKHOUSE_USER" --password "$$CLICKHOUSE_PASSWORD" --query "SELECT 1" >/dev/null`),
+			Health: &Health{Test: test(wgetGet(8123, "/ping") + " || " + curlGet(8123, "/ping") + ` || clickhouse-client --query "SELECT 1" >/dev/null`),
 				Interval: sec(5), StartPeriod: sec(20), Retries: 24, HTTP: "/ping"}},
 		{Name: "clickhouse-init",
 			Memory: fixed(Memory{MB: 128, Why: "clickhouse-client applying the schema"})},

@@ -11,15 +11,35 @@ import (
 // facts are in flinkfacts.go).
 const DefaultFlinkVersion = "1.20.1"
 
-// Memory of the Flink JVMs besides the cluster's own.
-const (
-	// The Flink client JVMs (SQL client, flink run) of the one-shot
-	// containers and the batch loop.
-	flinkToolHeap = "-Xmx160m"
-	flinkToolMB   = 288
-	// The entrypoint's shell and curl health checks beside a Flink JVM.
-	flinkSlackMB = 64
+// Memory of the Flink JVMs besides the cluster's own. Flink's scripts
+// pass JVM_ARGS to the client JVMs (SQL client, flink run) and to the SQL
+// gateway; each gets a heap and caps on metaspace and code cache, and a
+// limit that holds all three, the JVM's other native memory and a margin.
+//
+// Measured with prove/flink, which plans the seed lab's four job files
+// in one JVM through the same connector jars (CDC, Kafka, JDBC, Fluss,
+// Paimon, Iceberg, Hadoop), under -XX:+UseSerialGC (what the JVM picks
+// in a container under 1792 MB) -Xms8m -Xmx160m: heap at most 100 MiB
+// committed (47 MiB live after a collection), metaspace 91 MiB with the
+// class space, code cache 19 MiB, other native memory about 65 MiB, peak
+// anonymous RSS 277 MiB, which the former 288 MiB limit barely held.
+var (
+	// The client JVMs of tiering, the job submitter and the batch loop:
+	// 128 + 128 + 48 MiB capped, 80 for the rest of the JVM, 32 for the
+	// shell, curl and a margin.
+	flinkToolHeap = jvmFlags(128, 128, 48)
+	flinkToolMB   = 416
+	// The SQL gateway lives long and plans every statement labgen sends:
+	// 192 + 128 + 64 MiB capped (classes it generates are unloaded when
+	// metaspace reaches its cap), 80 for the rest of the JVM, 16 of
+	// margin.
+	flinkGatewayHeap = jvmFlags(192, 128, 64)
+	flinkGatewayMB   = 480
 )
+
+// flinkSlackMB is the entrypoint's shell and the curl health checks
+// beside a Flink JVM.
+const flinkSlackMB = 64
 
 // Flink is a session cluster with a SQL gateway.
 type Flink struct {
@@ -65,15 +85,15 @@ var flinkComponent = &ComponentDesc{
 			Health: &Health{Test: test(`curl -fsS http://jobmanager:8081/taskmanagers | grep -q "[@\"]$$(hostname -i | cut -d' ' -f1):"`),
 				Interval: sec(5), StartPeriod: sec(30), Retries: 24}},
 		{Name: "sql-gateway", Step: true,
-			Memory: fixed(Memory{MB: 320, Heap: "-Xmx192m", Why: "Flink SQL gateway, heap -Xmx192m; plans the statements labgen sends"}),
+			Memory: fixed(Memory{MB: flinkGatewayMB, Heap: flinkGatewayHeap, Why: "Flink SQL gateway, JVM " + flinkGatewayHeap + "; plans the statements labgen sends"}),
 			Health: httpHealth(curlGet, 8083, "/v1/info", Health{Interval: sec(5), StartPeriod: sec(30), Retries: 24})},
 		{Name: "tiering",
-			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "flink run for the Fluss tiering job, heap " + flinkToolHeap})},
+			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "flink run for the Fluss tiering job, JVM " + flinkToolHeap})},
 		// Healthy once each streaming job has run; it checks again every
 		// 30 s and submits what is missing. Checks are curl and grep;
 		// only a submission starts a JVM.
 		{Name: "job-submitter", Submits: true,
-			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "checks the streaming jobs every 30 s; starts Flink's SQL client (heap " + flinkToolHeap + ") only to submit a missing one"}),
+			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "checks the streaming jobs every 30 s; starts Flink's SQL client (JVM " + flinkToolHeap + ") only to submit a missing one"}),
 			Health: &Health{Test: test("test -f /tmp/jobs-submitted"), Interval: sec(5), StartPeriod: 5 * time.Minute, Retries: 6}},
 	},
 	Images: func(l *Lab) []Image { return images("flink-base", l.Stack.Flink.Image) },

@@ -12,9 +12,12 @@ const (
 // other containers use.
 const KafkaInternal = "kafka:19092"
 
-// The Kafka tool a health check starts inside the broker's container gets
-// a small heap of its own.
-const kafkaProbeHeap = "-Xmx24m"
+// KafkaProbeHeap is the heap of a Kafka tool started inside the broker's
+// container (its health check, ./stream-lab smoke's kafka-get-offsets.sh),
+// which would otherwise take the broker's own KAFKA_HEAP_OPTS (-Xms160m
+// included). An admin client listing a topic's end offsets (Kafka 4.1.0)
+// peaks at 67 MiB of anonymous memory with it, 97 MiB with -Xmx64m.
+const KafkaProbeHeap = "-Xmx24m"
 
 // Kafka is a single KRaft node.
 type Kafka struct {
@@ -37,10 +40,10 @@ var kafkaComponent = &ComponentDesc{
 	Services: []ServiceDesc{
 		{Name: "kafka", Step: true,
 			Memory: fixed(Memory{MB: 416, Heap: "-Xmx160m -Xms160m",
-				Why: "one KRaft broker, heap -Xmx160m -Xms160m; the health check's JVM (" + kafkaProbeHeap + ") runs inside it every 30 s"}),
+				Why: "one KRaft broker, heap -Xmx160m -Xms160m; the health check's JVM (" + KafkaProbeHeap + ") runs inside it every 30 s, as ./stream-lab smoke's topic counts do"}),
 			// The probe is a JVM of its own, inside the broker's memory
 			// limit: a small heap, and at most one every 30 s.
-			Health: &Health{Test: test("KAFKA_HEAP_OPTS='" + kafkaProbeHeap + "' /opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server " + KafkaInternal + " >/dev/null 2>&1"),
+			Health: &Health{Test: test("KAFKA_HEAP_OPTS='" + KafkaProbeHeap + "' /opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server " + KafkaInternal + " >/dev/null 2>&1"),
 				Interval: sec(30), StartPeriod: sec(20), Retries: 10}},
 		{Name: "kafka-init",
 			Memory: fixed(Memory{MB: 128, Heap: "-Xmx48m", Why: "kafka-topics.sh, heap -Xmx48m"})},
@@ -60,12 +63,17 @@ var kafkaComponent = &ComponentDesc{
 	},
 }
 
+var kafkaUIHeap = jvmFlags(128, 128, 48)
+
 var kafkaUIComponent = &ComponentDesc{
 	Name: "kafka_ui", Title: "Kafka UI",
 	// Kafka UI shows Kafka: without it, it does not run.
 	Present: func(s *Stack) bool { return s.KafkaUI != nil && s.Kafka != nil },
 	Services: []ServiceDesc{{Name: "kafka-ui", Step: true,
-		Memory: fixed(Memory{MB: 256, Heap: "-Xmx128m", Why: "Kafka UI (Spring Boot), heap -Xmx128m"}),
+		// The image runs java $JAVA_OPTS -jar: 128 + 128 + 48 MiB capped,
+		// 64 for the rest of the JVM (threads, Netty's direct buffers), 16
+		// of margin.
+		Memory: fixed(Memory{MB: 384, Heap: kafkaUIHeap, Why: "Kafka UI (Spring Boot), JVM " + kafkaUIHeap}),
 		Health: httpHealth(wgetGet, 8080, "/actuator/health", Health{Interval: sec(10), StartPeriod: sec(30), Retries: 18})}},
 	Images: func(l *Lab) []Image { return images("kafka-ui", l.Stack.KafkaUI.Image) },
 	Ports:  func(s *Stack) map[string]int { return map[string]int{"ui": s.KafkaUI.Port} },

@@ -50,7 +50,7 @@ var batchLoopComponent = &ComponentDesc{
 	Present: func(s *Stack) bool { return s.BatchLoop != nil },
 	Services: []ServiceDesc{{Name: "batch-loop", Step: true, Submits: true,
 		When:   func(l *Lab) bool { return l.Stack.Flink != nil },
-		Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "Flink's SQL client (heap " + flinkToolHeap + ") for one bounded job at a time"}),
+		Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "Flink's SQL client (JVM " + flinkToolHeap + ") for one bounded job at a time"}),
 		Health: &Health{Test: test("test -f /tmp/batch-loop.alive && curl -fsS -o /dev/null http://jobmanager:8081/overview"),
 			Interval: sec(30), StartPeriod: sec(30), Retries: 10}}},
 	schema: componentSchema("pause"),

@@ -65,16 +65,27 @@ type ServiceDesc struct {
 // JVM gets an explicit heap, and each limit covers the heap plus the
 // JVM's own memory (metaspace, code cache, threads, direct buffers) and
 // what runs beside it in the container (health checks, the entrypoint's
-// shell). The seed lab's default stack sums to at most 6 GiB, 4 GiB
-// without the lakes: the size of Docker Desktop's default VM on 8–16 GB
-// machines.
+// shell). The seed lab's default stack sums to at most 7 GiB, 4.5 GiB
+// without the lakes (render's TestMemoryBudget).
 type Memory struct {
 	MB int
-	// Heap is the JVM's heap flags, for a JVM labgen sizes through its
-	// environment ("" otherwise).
+	// Heap is the JVM's memory flags, for a JVM labgen sizes through its
+	// environment ("" otherwise): its heap, and for the JVMs that load
+	// many classes (Flink's clients, Kafka UI) caps on metaspace and code
+	// cache too, which the limit then holds (jvmFlags).
 	Heap string
 	// Why says what the limit covers, for the runbook.
 	Why string
+}
+
+// jvmFlags are the memory flags of a JVM whose limit must hold every
+// capped area: heap, metaspace (class metadata and compressed class
+// space: MaxMetaspaceSize covers both) and code cache. The limit adds the
+// JVM's uncapped native memory (symbols, the CDS archive, the JIT's
+// arenas, thread stacks: 60 to 80 MiB for Flink's SQL client) and what
+// runs beside it.
+func jvmFlags(heapMB, metaspaceMB, codeCacheMB int) string {
+	return fmt.Sprintf("-Xmx%dm -XX:MaxMetaspaceSize=%dm -XX:ReservedCodeCacheSize=%dm", heapMB, metaspaceMB, codeCacheMB)
 }
 
 // fixed is a memory budget that does not depend on the lab.

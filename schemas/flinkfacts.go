@@ -22,12 +22,19 @@ func (s *Stack) HasLakes() bool { return s.Fluss != nil || s.Iceberg != nil }
 // FlinkMemory is the process size of the JobManager and of each
 // TaskManager in MiB. Without lakes no Iceberg or Paimon writer, no
 // tiering job and no bounded job runs in the TaskManager, so it is smaller.
+// A TaskManager's size includes TaskManagerMetaspaceMB.
 func (s *Stack) FlinkMemory() (jm, tm int) {
 	if s.HasLakes() {
-		return 640, 1280
+		return 640, 1344
 	}
-	return 512, 896
+	return 512, 960
 }
+
+// TaskManagerMetaspaceMB is taskmanager.memory.jvm-metaspace.size, Flink's
+// default: the connector jars in lib/ (CDC, Kafka, JDBC, and with lakes
+// Fluss, Paimon, Iceberg and Hadoop) load into the TaskManager's metaspace
+// beside the jobs' generated classes.
+const TaskManagerMetaspaceMB = 256
 
 // SlotNeed is one thing the lab runs at once on its TaskManagers.
 type SlotNeed struct {

@@ -257,8 +257,8 @@ var refStack = map[string]string{
 		"the lab's Flink image, which adds the connector jars. The native stack ignores it.",
 	"stack.flink.taskmanagers": "Optional whole number, at least 1, default `1`: how many TaskManagers run, each " +
 		"its own service (`taskmanager`, `taskmanager-2`, …; natively its own process), so that a step can stop " +
-		"one. Each has `taskmanager.memory.process.size` 1280m when the stack keeps a lake (Fluss or Iceberg), " +
-		"896m otherwise.",
+		"one. Each has `taskmanager.memory.process.size` 1344m when the stack keeps a lake (Fluss or Iceberg), " +
+		"960m otherwise.",
 	"stack.flink.slots": "Optional whole number, at least 1, default `4`: the fewest task slots of a TaskManager. " +
 		"labgen sets `taskmanager.numberOfTaskSlots` to the larger of this and what the lab runs at once spread " +
 		"over the TaskManagers: each streaming job at `parallelism`, Fluss's tiering job, one bounded job of the " +

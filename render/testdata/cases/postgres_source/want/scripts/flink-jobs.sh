@@ -26,6 +26,20 @@ log() {
 	printf '%s flink-jobs: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*"
 }
 
+# pause SECONDS: sleep, in the background, so that a trapped signal ends the
+# wait at once (sh runs a trap only after the foreground command ends).
+pause() {
+	sleep "$1" &
+	wait $!
+}
+
+# stop_on_signals: the long-running loops run as the container's PID 1,
+# which ignores a signal it has no handler for: without one, docker compose
+# stop or down waits 10 s and kills the container.
+stop_on_signals() {
+	trap 'log "stopping"; exit 0' TERM INT
+}
+
 # active NAME...: a job of one of these names is running or on its way to
 # running.
 active() {
@@ -48,7 +62,7 @@ wait_running() {
 			log "$1 did not reach RUNNING"
 			return 1
 		fi
-		sleep 2
+		pause 2
 	done
 	log "$1 runs"
 }
@@ -134,6 +148,7 @@ keep_once() {
 # keep: submit what is missing, then check again every 30 seconds, forever.
 # /tmp/jobs-submitted (the service's health) exists while every job runs.
 keep() {
+	stop_on_signals
 	while :; do
 		if keep_once; then
 			touch /tmp/jobs-submitted
@@ -141,11 +156,12 @@ keep() {
 			rm -f /tmp/jobs-submitted
 			log "a job is missing and could not be submitted; trying again in 30s"
 		fi
-		sleep 30
+		pause 30
 	done
 }
 
 batch_loop() {
+	stop_on_signals
 	touch /tmp/batch-loop.alive
 	while :; do
 		if [ -z "$BATCH_JOBS" ]; then
@@ -161,7 +177,7 @@ batch_loop() {
 		done
 		touch /tmp/batch-loop.alive
 		log "pausing ${BATCH_PAUSE}s"
-		sleep "$BATCH_PAUSE"
+		pause "$BATCH_PAUSE"
 	done
 }
 
