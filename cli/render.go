@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:    "render",
-		args:    "LAB_DIR -o|--out OUT_DIR [--env-file FILE] [--target kubernetes [-brokers N]] [-var NAME=VALUE ...] [-var-file FILE ...]",
+		args:    "LAB_DIR -o|--out OUT_DIR [--env-file FILE] [--target kubernetes [-brokers N] [-storage-class NAME] [-single-node] [-registry REGISTRY]] [-var NAME=VALUE ...] [-var-file FILE ...]",
 		summary: "write a self-contained lab directory (compose, SQL, runbook, lab.json)",
 		help: `
 Validates LAB_DIR and writes the lab it describes into OUT_DIR: compose.yaml
@@ -46,8 +46,13 @@ or the defaults come back.
 
 With --target kubernetes it also writes OUT_DIR/kubernetes/, a kustomize
 base of the same lab for a cluster with the Strimzi and Flink Kubernetes
-operators (see the README's Kubernetes section); -brokers sets the number
-of Kafka brokers there.
+operators (docs/kubernetes.md); -brokers sets the number of Kafka brokers
+there. Its shared volumes (the lake warehouse, Flink's checkpoints) are
+mounted by several pods: they need a ReadWriteMany storage class
+(-storage-class NAME; the cluster's default otherwise), or -single-node
+on kind or minikube, whose local-path provisioners give ReadWriteOnce only
+(every pod runs on the one node). -registry REGISTRY names the lab's own
+images REGISTRY/NAME:TAG, where you push them.
 
 Only Docker is needed to run the result (or, without Docker, labgen up
 OUT_DIR --native):
@@ -58,6 +63,7 @@ Examples:
   labgen render labs/orders -o out/orders-fast -var order_rate=50 -var payment_delay=10s
   labgen render labs/orders -o out/orders-small -var lakes=false
   labgen render labs/orders -o out/orders --target kubernetes -brokers 3
+  labgen render labs/orders -o out/orders --target kubernetes -single-node -registry localhost:5001
   labgen render labs/orders -o out/orders --env-file secrets.env`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			vars := addVarFlags(fs)
@@ -66,6 +72,9 @@ Examples:
 			envFile := fs.String("env-file", "", "set the lab's passwords from `FILE` (KEY=VALUE lines; keys of .env ending in _PASSWORD)")
 			target := fs.String("target", "compose", "`FACE` to render besides compose: compose (only) or kubernetes")
 			brokers := fs.Int("brokers", 1, "the number `N` of Kafka brokers of the kubernetes target")
+			storageClass := fs.String("storage-class", "", "the storage class `NAME` of the kubernetes target's shared claims (ReadWriteMany; default: the cluster's)")
+			singleNode := fs.Bool("single-node", false, "kubernetes target: ReadWriteOnce shared claims, for one-node clusters (kind, minikube)")
+			registry := fs.String("registry", "", "kubernetes target: pull the lab's images from `REGISTRY` (REGISTRY/NAME:TAG)")
 			return func(_ context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("render takes one lab directory")
@@ -85,9 +94,13 @@ Examples:
 					if *brokers < 1 {
 						return usagef("-brokers must be at least 1")
 					}
-					opts.Targets = append(opts.Targets, kube.Target(kube.Options{Brokers: *brokers}))
+					opts.Targets = append(opts.Targets, kube.Target(kube.Options{Brokers: *brokers,
+						StorageClass: *storageClass, SingleNode: *singleNode, Registry: *registry}))
 				default:
 					return usagef("--target is compose or kubernetes, not %q", *target)
+				}
+				if *target == "compose" && (*storageClass != "" || *singleNode || *registry != "") {
+					return usagef("-storage-class, -single-node and -registry belong to --target kubernetes")
 				}
 				if *envFile != "" {
 					secrets, err := labdir.ReadEnv(*envFile)

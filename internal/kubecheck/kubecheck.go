@@ -311,6 +311,13 @@ func deepCopy(v any) any {
 // contents) and returns its objects, decoded as the API server decodes
 // them (whole numbers as int64).
 func Build(files map[string][]byte) ([]map[string]any, error) {
+	return BuildOverlay(files, nil)
+}
+
+// BuildOverlay is Build of an overlay (its kustomization.yaml, which
+// names the base as ../base) over the base files; a nil overlay builds
+// the base itself.
+func BuildOverlay(files map[string][]byte, overlay []byte) ([]map[string]any, error) {
 	fs := filesys.MakeFsInMemory()
 	for p, b := range files {
 		full := filepath.Join("/base", p)
@@ -321,7 +328,17 @@ func Build(files map[string][]byte) ([]map[string]any, error) {
 			return nil, err
 		}
 	}
-	rm, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, "/base")
+	root := "/base"
+	if overlay != nil {
+		root = "/overlay"
+		if err := fs.MkdirAll(root); err != nil {
+			return nil, err
+		}
+		if err := fs.WriteFile(root+"/kustomization.yaml", overlay); err != nil {
+			return nil, err
+		}
+	}
+	rm, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, root)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build: %w", err)
 	}

@@ -68,6 +68,25 @@ type Options struct {
 	// Brokers is the number of Kafka brokers (KRaft, each also a
 	// controller); 0 means 1.
 	Brokers int
+	// StorageClass names the storage class of the shared claims (the
+	// warehouse, Flink's checkpoints); "" is the cluster's default.
+	StorageClass string
+	// SingleNode makes the shared claims ReadWriteOnce: every pod that
+	// mounts them runs on the one node of kind or minikube, whose
+	// local-path provisioners refuse ReadWriteMany. On a cluster of
+	// several nodes the shared claims need ReadWriteMany.
+	SingleNode bool
+	// Registry is where the cluster pulls the lab's own images from
+	// (REGISTRY/NAME:TAG); "" leaves their names as built.
+	Registry string
+}
+
+// AccessMode is the shared claims' access mode.
+func (o Options) AccessMode() string {
+	if o.SingleNode {
+		return "ReadWriteOnce"
+	}
+	return "ReadWriteMany"
 }
 
 // M is a Kubernetes object or part of one; sigs.k8s.io/yaml writes its
@@ -116,6 +135,8 @@ type renderer struct {
 	resources []string
 	// extraLabFiles are files other than SQL that services bind.
 	extraLabFiles []string
+	// requestMB is the memory the emitted objects request, running.
+	requestMB int
 }
 
 // emit writes objects into one file of the base.
@@ -139,7 +160,57 @@ func (r *renderer) emit(name, comment string, objs ...M) error {
 	}
 	r.out[Dir+name] = b.Bytes()
 	r.resources = append(r.resources, name)
+	for _, o := range objs {
+		r.requestMB += requestMB(o)
+	}
 	return nil
+}
+
+// requestMB is the memory an object asks of the cluster once running,
+// in MiB: its containers' requests times its replicas, a FlinkDeployment's
+// JobManager and TaskManagers, a node pool's brokers (a Job's pods end).
+func requestMB(o M) int {
+	spec, _ := o["spec"].(M)
+	mib := func(q any) int {
+		var n int
+		s := fmt.Sprint(q)
+		if _, err := fmt.Sscanf(strings.TrimSuffix(strings.TrimSuffix(s, "Mi"), "m"), "%d", &n); err != nil {
+			return 0
+		}
+		return n
+	}
+	containers := func(pod M) int {
+		total := 0
+		cs, _ := pod["containers"].([]any)
+		for _, c := range cs {
+			if res, ok := c.(M)["resources"].(M); ok {
+				if req, ok := res["requests"].(M); ok {
+					total += mib(req["memory"])
+				}
+			}
+		}
+		return total
+	}
+	replicas := func(m M) int {
+		if n, ok := m["replicas"].(int); ok {
+			return n
+		}
+		return 1
+	}
+	switch o["kind"] {
+	case "Deployment", "StatefulSet":
+		return replicas(spec) * containers(spec["template"].(M)["spec"].(M))
+	case "FlinkDeployment":
+		total := 0
+		for _, part := range []string{"jobManager", "taskManager"} {
+			p := spec[part].(M)
+			total += replicas(p) * mib(p["resource"].(M)["memory"])
+		}
+		return total
+	case "KafkaNodePool":
+		return replicas(spec) * mib(spec["resources"].(M)["requests"].(M)["memory"])
+	}
+	return 0
 }
 
 func header(l *schemas.Lab) string {
@@ -217,10 +288,16 @@ func (r *renderer) kustomization() error {
 		}},
 		// The images the base names are built from this directory
 		// (flink-image/, ../labgen/) and must be pushed where the cluster
-		// pulls from: `kustomize edit set image NAME=REGISTRY/NAME:TAG`
-		// in an overlay.
+		// pulls from: render -registry, or `kustomize edit set image
+		// NAME=REGISTRY/NAME:TAG` in an overlay.
 		"images": r.images(),
+		// kustomize's name and image transformers know Kubernetes' own
+		// kinds only: this teaches them the FlinkDeployment's fields, so
+		// that the Secret's hash suffix, an overlay's prefix and its
+		// registry reach the Flink pods too.
+		"configurations": []any{KustomizeConfig},
 	}
+	r.out[Dir+KustomizeConfig] = []byte(header(r.l) + kustomizeConfig)
 	y, err := yaml.Marshal(k)
 	if err != nil {
 		return err
@@ -253,7 +330,11 @@ func (r *renderer) images() []any {
 			return
 		}
 		seen[name] = true
-		out = append(out, M{"name": name, "newTag": tag})
+		m := M{"name": name, "newTag": tag}
+		if r.opts.Registry != "" {
+			m["newName"] = strings.TrimSuffix(r.opts.Registry, "/") + "/" + name
+		}
+		out = append(out, m)
 	}
 	if r.l.Stack.Flink != nil {
 		add(r.flinkImage())
@@ -311,12 +392,16 @@ func configItems(paths []string) []any {
 
 // sharedStorage are the volumes several pods mount at once: the lake
 // warehouse (Flink and Fluss) and Flink's checkpoints (every JobManager
-// and TaskManager). They need a ReadWriteMany storage class.
+// and TaskManager). They need a ReadWriteMany storage class, or one node
+// (Options.SingleNode).
 func (r *renderer) sharedStorage() error {
 	var objs []M
 	pvc := func(name, size string) M {
-		return M{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": meta(name, r.labels(name)),
-			"spec": M{"accessModes": []any{"ReadWriteMany"}, "resources": M{"requests": M{"storage": size}}}}
+		spec := M{"accessModes": []any{r.opts.AccessMode()}, "resources": M{"requests": M{"storage": size}}}
+		if r.opts.StorageClass != "" {
+			spec["storageClassName"] = r.opts.StorageClass
+		}
+		return M{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": meta(name, r.labels(name)), "spec": spec}
 	}
 	if r.l.Stack.Flink != nil {
 		objs = append(objs, pvc(CheckpointPVC, "5Gi"))
@@ -327,7 +412,11 @@ func (r *renderer) sharedStorage() error {
 	if len(objs) == 0 {
 		return nil
 	}
-	return r.emit("storage.yaml", "Volumes shared by several pods: they need a ReadWriteMany storage class (NFS, CephFS, a cloud file store).", objs...)
+	comment := "Volumes shared by several pods: they need a ReadWriteMany storage class (NFS, CephFS, a cloud file store)."
+	if r.opts.SingleNode {
+		comment = "Volumes shared by several pods: ReadWriteOnce (render -single-node), so every pod that mounts them must run on one node."
+	}
+	return r.emit("storage.yaml", comment, objs...)
 }
 
 // shortHash is the first 12 hex digits of the sha256 of the files.

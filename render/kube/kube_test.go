@@ -3,6 +3,7 @@ package kube
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,5 +112,91 @@ func TestEveryLab(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The storage and registry options reach the objects: the shared claims'
+// class and access mode, and every image of the lab's own.
+func TestStorageAndRegistryOptions(t *testing.T) {
+	v := variant{name: "options", lab: "orders", opts: Options{StorageClass: "standard", SingleNode: true, Registry: "localhost:5001/"}}
+	files := renderVariant(t, v)
+	storage := string(files["storage.yaml"])
+	for _, want := range []string{"storageClassName: standard", "- ReadWriteOnce"} {
+		if !strings.Contains(storage, want) {
+			t.Errorf("storage.yaml has no %q:\n%s", want, storage)
+		}
+	}
+	if strings.Contains(storage, "ReadWriteMany") {
+		t.Error("-single-node: a shared claim is still ReadWriteMany")
+	}
+	objs := buildBase(t, files)
+	refs := map[string][]string{}
+	for _, o := range objs {
+		references(o, refs)
+	}
+	registry := 0
+	for _, im := range refs["image"] {
+		if strings.HasPrefix(im, "localhost:5001/labgen-") {
+			registry++
+		} else if strings.HasPrefix(im, "labgen-") {
+			t.Errorf("image %s is not from the registry", im)
+		}
+	}
+	if registry == 0 {
+		t.Error("no image comes from the registry")
+	}
+	// Default: ReadWriteMany, the cluster's default class.
+	def := string(renderVariant(t, goldens[0])["storage.yaml"])
+	if !strings.Contains(def, "- ReadWriteMany") || strings.Contains(def, "storageClassName") {
+		t.Errorf("default storage.yaml:\n%s", def)
+	}
+}
+
+// A first apply converges: the lake tables are a Job of their own (no
+// streaming job runs lake_tables.sql, which an application cluster would
+// run again at every JobManager start), each job's pods wait for what its
+// SQL reads and for the Job's file, and the gateway mounts the warehouse.
+// Without lakes there is neither Job nor waiting for it.
+func TestFirstApplyOrder(t *testing.T) {
+	for _, v := range []variant{goldens[0], goldens[2]} {
+		lakes := v.name == "orders"
+		objs := buildBase(t, renderVariant(t, v))
+		var lakeJob string
+		for _, o := range objs {
+			if o["kind"] == "Job" && strings.HasPrefix(at(o, "metadata")["name"].(string), "lake-tables-") {
+				lakeJob = at(o, "metadata")["name"].(string)
+			}
+		}
+		if lakes != (lakeJob != "") {
+			t.Errorf("%s: lake-tables Job %q", v.name, lakeJob)
+		}
+		jobs := 0
+		for _, o := range objs {
+			name := at(o, "metadata")["name"].(string)
+			switch {
+			case o["kind"] == "FlinkDeployment" && strings.HasPrefix(name, "job-"):
+				jobs++
+				spec := at(o, "spec")
+				if args := fmt.Sprint(at(o, "spec", "job")["args"]); strings.Contains(args, "lake_tables") {
+					t.Errorf("%s: %s runs lake_tables.sql at each start: %s", v.name, name, args)
+				}
+				init := fmt.Sprint(at(spec, "podTemplate", "spec")["initContainers"])
+				for _, want := range []string{Face.MySQL, Face.Kafka} {
+					if !strings.Contains(init, want) {
+						t.Errorf("%s: %s does not wait for %s: %s", v.name, name, want, init)
+					}
+				}
+				if waits := strings.Contains(init, "waiting for the lake tables"); waits != lakes || (lakes && !strings.Contains(init, lakeJob)) {
+					t.Errorf("%s: %s waits for the lake tables: %v (Job %q)", v.name, name, waits, lakeJob)
+				}
+			case o["kind"] == "Deployment" && name == "sql-gateway":
+				if mounts := fmt.Sprint(at(o, "spec", "template", "spec")["containers"]); lakes != strings.Contains(mounts, "/warehouse") {
+					t.Errorf("%s: the gateway mounts /warehouse: %v", v.name, !lakes)
+				}
+			}
+		}
+		if jobs == 0 {
+			t.Errorf("%s: no streaming job", v.name)
+		}
 	}
 }

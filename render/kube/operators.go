@@ -2,6 +2,7 @@ package kube
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -22,6 +23,14 @@ var operated = map[string]bool{
 
 // kafka is the Strimzi cluster: one node pool whose nodes are both
 // controllers and brokers (KRaft), and a KafkaTopic per topic of the lab.
+//
+// Besides the cluster's own listener (plain, 9092) it has one for labgen
+// run --kubernetes, which reaches each broker through a kubectl
+// port-forward of its pod: listener "local" on 9094, through which
+// broker i advertises 127.0.0.1:19094+i, the local port labgen forwards
+// to it (runtime/kube reads these from the rendered Kafka). Strimzi
+// takes per-broker advertisedHost and advertisedPort on internal
+// listeners too (ListenersUtils.brokerAdvertisedHost/-Port).
 func (r *renderer) kafka() error {
 	n := r.opts.Brokers
 	rf := min(n, 3)
@@ -33,8 +42,11 @@ func (r *renderer) kafka() error {
 		"spec": M{
 			"replicas": n,
 			"roles":    []any{"controller", "broker"},
+			// deleteClaim: Strimzi gives a Kafka created again a new KRaft
+			// cluster ID, and brokers refuse logs of another; so the logs
+			// go with the cluster (labgen down), as the topics do.
 			"storage": M{"type": "jbod", "volumes": []any{M{
-				"id": 0, "type": "persistent-claim", "size": "10Gi", "deleteClaim": false, "kraftMetadata": "shared"}}},
+				"id": 0, "type": "persistent-claim", "size": "10Gi", "deleteClaim": true, "kraftMetadata": "shared"}}},
 			"resources":  memoryResources(r.memory["kafka"]),
 			"jvmOptions": heapOptions(render.KafkaHeap(r.l)),
 		},
@@ -51,13 +63,21 @@ func (r *renderer) kafka() error {
 		"share.coordinator.state.topic.min.isr":            minISR,
 		"group.initial.rebalance.delay.ms":                 0,
 	}
+	var local []any
+	for i := range n {
+		local = append(local, M{"broker": i, "advertisedHost": "127.0.0.1", "advertisedPort": 19094 + i})
+	}
 	kafka := M{
 		"apiVersion": "kafka.strimzi.io/v1", "kind": "Kafka",
 		"metadata": meta(KafkaCluster, r.labels("kafka")),
 		"spec": M{
 			"kafka": M{
-				"listeners": []any{M{"name": "plain", "port": 9092, "type": "internal", "tls": false}},
-				"config":    config,
+				"listeners": []any{
+					M{"name": "plain", "port": 9092, "type": "internal", "tls": false},
+					M{"name": "local", "port": 9094, "type": "internal", "tls": false,
+						"configuration": M{"brokers": local}},
+				},
+				"config": config,
 			},
 			// The Topic Operator creates the lab's topics from the
 			// KafkaTopics below.
@@ -73,7 +93,8 @@ func (r *renderer) kafka() error {
 		})
 	}
 	return r.emit("kafka.yaml", fmt.Sprintf(`Kafka through Strimzi %s: %d KRaft node(s), each controller and broker, and the lab's topics.
-Flink and ClickHouse reach it at %s.`, StrimziVersion, n, Face.Kafka), objs...)
+Flink and ClickHouse reach it at %s; labgen run --kubernetes at 127.0.0.1:19094 through
+kubectl port-forwards of the broker pods (listener "local").`, StrimziVersion, n, Face.Kafka), objs...)
 }
 
 // heapOptions turns "-Xmx160m -Xms160m" into Strimzi's jvmOptions.
@@ -125,7 +146,31 @@ func (r *renderer) flinkConfiguration(slots int) M {
 		conf[k] = v
 	}
 	conf["taskmanager.numberOfTaskSlots"] = fmt.Sprint(slots)
+	for k, v := range operatorConfiguration {
+		conf[k] = v
+	}
 	return conf
+}
+
+// operatorConfiguration is what the Flink Kubernetes Operator needs
+// beyond the compose render's Flink configuration:
+//   - Operator 1.10 is built on Flink 1.19, whose names of the checkpoint
+//     and savepoint directories are state.checkpoints.dir and
+//     state.savepoints.dir; its validator refuses a job with upgradeMode
+//     savepoint without them (Flink 1.20 reads them too, as deprecated
+//     names of the execution.checkpointing.* keys, with the same values).
+//   - Kubernetes HA on the checkpoint volume: a JobManager that loses its
+//     pod comes back with the job's latest checkpoint, not empty state.
+//   - The operator restarts a job that failed (its default is not to):
+//     on a first apply the job may fail before what it reads is up.
+//
+// TestOperatorRules holds the render to the operator's validator.
+var operatorConfiguration = map[string]string{
+	"state.checkpoints.dir":                  "file://" + render.CheckpointDir,
+	"state.savepoints.dir":                   "file://" + render.CheckpointDir + "/savepoints",
+	"high-availability.type":                 "kubernetes",
+	"high-availability.storageDir":           "file://" + render.CheckpointDir + "/ha",
+	"kubernetes.operator.job.restart.failed": "true",
 }
 
 // flinkImage is the lab's Flink image with the SQL runner: the compose
@@ -145,10 +190,11 @@ func (r *renderer) flinkImageFiles() map[string][]byte {
 // baseFlinkImage is the image compose builds from flink/.
 func (r *renderer) baseFlinkImage() string { return r.services["jobmanager"].Image }
 
-// flinkPod is the pod template every Flink cluster of the lab shares:
-// the .env values the job SQL names (CDC users), the checkpoint volume
-// and the lake warehouse.
-func (r *renderer) flinkPod() M {
+// flinkPod is the pod template of a Flink cluster of the lab: the .env
+// values the job SQL names (CDC users), the checkpoint volume and the
+// lake warehouse, and an init container that waits for what the cluster's
+// job reads (a first apply starts everything at once).
+func (r *renderer) flinkPod(wait M) M {
 	c := M{"name": "flink-main-container"}
 	if env := containerEnv(withoutRPCAddress(r.services["jobmanager"]), SecretName); len(env) > 0 {
 		c["env"] = env
@@ -162,13 +208,56 @@ func (r *renderer) flinkPod() M {
 	mounts = append(mounts, M{"name": "sql", "mountPath": sqlDir, "readOnly": true})
 	vols = append(vols, M{"name": "sql", "configMap": M{"name": FlinkSQL}})
 	c["volumeMounts"] = mounts
-	return M{"apiVersion": "v1", "kind": "Pod", "spec": M{
+	spec := M{
 		// The checkpoint and warehouse volumes belong to the flink user
 		// (uid 9999 in Flink's images).
 		"securityContext": M{"fsGroup": 9999},
 		"containers":      []any{c},
 		"volumes":         vols,
-	}}
+	}
+	if wait != nil {
+		spec["initContainers"] = []any{wait}
+	}
+	return M{"apiVersion": "v1", "kind": "Pod", "spec": spec}
+}
+
+// waitContainer waits until each address answers a TCP connection and,
+// if marker is set, until that file exists (on the warehouse volume):
+// Kubernetes starts every pod of a first apply at once, and a job that
+// finds its source missing fails.
+func (r *renderer) waitContainer(addrs []string, marker string) M {
+	var b strings.Builder
+	if len(addrs) > 0 {
+		fmt.Fprintf(&b, "for a in %s; do\n", strings.Join(addrs, " "))
+		b.WriteString("  until (exec 3<>\"/dev/tcp/${a%:*}/${a##*:}\") 2>/dev/null; do echo \"waiting for $a\"; sleep 3; done\n")
+		b.WriteString("  echo \"$a answers\"\ndone\n")
+	}
+	if marker != "" {
+		fmt.Fprintf(&b, "until [ -f %s ]; do echo \"waiting for the lake tables (job %s)\"; sleep 3; done\n", marker, r.lakeTablesJob())
+	}
+	c := M{
+		"name":      "wait-for-dependencies",
+		"image":     r.flinkImage(),
+		"command":   []any{"bash", "-c", b.String()},
+		"resources": memoryResources(32),
+	}
+	if marker != "" {
+		c["volumeMounts"] = []any{M{"name": "warehouse", "mountPath": render.WarehouseDir, "readOnly": true}}
+	}
+	return c
+}
+
+// jobNeeds are the addresses of the face the SQL reads or writes, in the
+// order of the face.
+func jobNeeds(sql string) []string {
+	var out []string
+	for _, a := range []string{Face.MySQL, Face.Postgres, Face.Kafka, Face.Fluss} {
+		host, _, _ := strings.Cut(a, ":")
+		if strings.Contains(sql, "'"+host+"'") || strings.Contains(sql, "'"+a+"'") || strings.Contains(sql, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // withoutRPCAddress drops compose's JOB_MANAGER_RPC_ADDRESS: Flink's
@@ -189,7 +278,7 @@ const sqlDir = "/opt/flink/usrlib/sql"
 
 // flinkDeployment is a FlinkDeployment in standalone mode: the
 // operator runs exactly the TaskManagers it is given, as compose does.
-func (r *renderer) flinkDeployment(name string, tms, slots int, job M) M {
+func (r *renderer) flinkDeployment(name string, tms, slots int, job M, wait M) M {
 	jm, tm := render.FlinkProcessMB(r.l)
 	spec := M{
 		"image":              r.flinkImage(),
@@ -198,7 +287,7 @@ func (r *renderer) flinkDeployment(name string, tms, slots int, job M) M {
 		"mode":               "standalone",
 		"serviceAccount":     ServiceAccount,
 		"flinkConfiguration": r.flinkConfiguration(slots),
-		"podTemplate":        r.flinkPod(),
+		"podTemplate":        r.flinkPod(wait),
 		"jobManager":         M{"replicas": 1, "resource": M{"memory": fmt.Sprintf("%dm", jm), "cpu": 0.5}},
 		"taskManager":        M{"replicas": tms, "resource": M{"memory": fmt.Sprintf("%dm", tm), "cpu": 1}},
 	}
@@ -218,7 +307,7 @@ func (r *renderer) flink() error {
 	f := r.l.Stack.Flink
 	tms := max(1, f.TaskManagers)
 	p := max(1, f.Parallelism)
-	objs := []M{r.flinkDeployment(SessionName, tms, render.TaskSlots(r.l), nil)}
+	objs := []M{r.flinkDeployment(SessionName, tms, render.TaskSlots(r.l), nil, nil)}
 
 	sql := M{}
 	var jobs []string
@@ -232,27 +321,28 @@ func (r *renderer) flink() error {
 			jobs = append(jobs, j.Name)
 		}
 	}
-	lake := ""
+	// The lake tables are created once, by a Job of their own (lake.yaml),
+	// not by each job's start: Fluss refuses to create a table again once
+	// its Paimon table holds data, and an application cluster runs its
+	// program again at every JobManager start.
+	marker := ""
 	if b, ok := r.face[render.LakeTablesFile]; ok {
-		lake = sqlDir + "/" + base(render.LakeTablesFile)
 		sql[base(render.LakeTablesFile)] = string(b)
+		marker = r.lakeTablesMarker()
 	}
 	sort.Strings(jobs)
 	jobSlots := (p + tms - 1) / tms
 	for _, name := range jobs {
-		args := []any{}
-		if lake != "" {
-			args = append(args, lake)
-		}
-		args = append(args, sqlDir+"/"+name+".sql")
+		// As compose's job-submitter: every job after the lake tables.
+		jobSQL := r.face["sql/flink/"+name+".sql"]
 		objs = append(objs, r.flinkDeployment("job-"+k8sName(name), tms, jobSlots, M{
 			"jarURI":      "local://" + sqlRunnerJar,
 			"entryClass":  sqlRunnerClass,
-			"args":        args,
+			"args":        []any{sqlDir + "/" + name + ".sql"},
 			"parallelism": p,
 			"upgradeMode": "savepoint",
 			"state":       "running",
-		}))
+		}, r.waitContainer(jobNeeds(string(jobSQL)), marker)))
 	}
 	if r.l.Stack.Fluss != nil {
 		jar, err := render.TieringJar(r.l)
@@ -268,7 +358,7 @@ func (r *renderer) flink() error {
 			"parallelism": 1,
 			"upgradeMode": "savepoint",
 			"state":       "running",
-		}))
+		}, r.waitContainer([]string{Face.Fluss}, "")))
 	}
 	if err := r.emit("flink-sql.yaml", "The lab's Flink SQL (Kubernetes face): each streaming job's FlinkDeployment runs its file through the SQL runner.",
 		M{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta(FlinkSQL, r.labels("flink")), "data": sql}); err != nil {
@@ -283,6 +373,11 @@ restored from its checkpoints by the operator.`, FlinkOperatorVersion, SessionNa
 	}
 	for p, b := range r.flinkImageFiles() {
 		r.out[Dir+"flink-image/"+p] = b
+	}
+	if marker != "" {
+		if err := r.lakeTables(marker); err != nil {
+			return err
+		}
 	}
 	return r.gateway()
 }
@@ -304,7 +399,65 @@ func (r *renderer) gateway() error {
 		"resources":      memoryResources(r.memory["sql-gateway"]),
 		"readinessProbe": M{"httpGet": M{"path": "/v1/info", "port": 8083}, "periodSeconds": 5, "failureThreshold": 24},
 	}
-	dep := r.deployment("sql-gateway", M{"containers": []any{c}})
+	pod := M{"containers": []any{c}}
+	if r.l.Stack.Fluss != nil || r.l.Stack.Iceberg != nil {
+		// As in compose: catalogs opened in a gateway session (Iceberg's
+		// hadoop catalog) read and write the shared warehouse.
+		c["volumeMounts"] = []any{M{"name": "warehouse", "mountPath": render.WarehouseDir}}
+		pod["volumes"] = []any{M{"name": "warehouse", "persistentVolumeClaim": M{"claimName": WarehousePVC}}}
+		pod["securityContext"] = M{"fsGroup": 9999}
+	}
+	dep := r.deployment("sql-gateway", pod)
 	return r.emit("sql-gateway.yaml", "Flink's SQL gateway against the session cluster; the operator does not track the jobs it submits.",
 		dep, r.service("sql-gateway", []port{{"rest", 8083}}, false))
+}
+
+// lakeTablesJob names the Job that creates the lake tables; the name
+// carries the hash of their DDL, so that a render with other tables is a
+// new Job (a Job's pod template cannot change).
+func (r *renderer) lakeTablesJob() string {
+	return "lake-tables-" + shortHash(map[string][]byte{"sql": r.face[render.LakeTablesFile]})[:8]
+}
+
+// lakeTablesMarker is the file the Job leaves on the warehouse volume
+// once every lake table exists; the jobs' init containers wait for it.
+func (r *renderer) lakeTablesMarker() string {
+	return render.WarehouseDir + "/.labgen/" + r.lakeTablesJob()
+}
+
+// lakeTables is the Job that creates the lake tables their catalogs lack
+// (the SQL runner's --create-missing, as labgen run and the compose
+// lab's scripts do), once, after Fluss answers.
+func (r *renderer) lakeTables(marker string) error {
+	script := fmt.Sprintf(`java -Xmx256m -XX:MaxMetaspaceSize=128m -cp "/opt/flink/lib/*:%s" %s --create-missing %s/%s
+mkdir -p %s && touch %s`, sqlRunnerJar, sqlRunnerClass, sqlDir, base(render.LakeTablesFile), path.Dir(marker), marker)
+	c := M{
+		"name":    "lake-tables",
+		"image":   r.flinkImage(),
+		"command": []any{"bash", "-ec", script},
+		"volumeMounts": []any{
+			M{"name": "warehouse", "mountPath": render.WarehouseDir},
+			M{"name": "sql", "mountPath": sqlDir, "readOnly": true},
+		},
+		"resources": memoryResources(512),
+	}
+	if env := containerEnv(withoutRPCAddress(r.services["jobmanager"]), SecretName); len(env) > 0 {
+		c["env"] = env
+	}
+	pod := M{
+		"restartPolicy": "OnFailure",
+		// As the flink user: the tables' files on the warehouse are the
+		// jobs' to write.
+		"securityContext": M{"runAsUser": 9999, "runAsGroup": 9999, "fsGroup": 9999},
+		"initContainers":  []any{r.waitContainer([]string{Face.Fluss}, "")},
+		"containers":      []any{c},
+		"volumes": []any{
+			M{"name": "warehouse", "persistentVolumeClaim": M{"claimName": WarehousePVC}},
+			M{"name": "sql", "configMap": M{"name": FlinkSQL}},
+		},
+	}
+	name := r.lakeTablesJob()
+	return r.emit("lake-tables.yaml", "The lake tables, created once where their catalogs lack them (Fluss refuses a second CREATE once a table's lake holds data); the jobs wait for the file it leaves.",
+		M{"apiVersion": "batch/v1", "kind": "Job", "metadata": meta(name, r.labels("lake-tables")),
+			"spec": M{"backoffLimit": 20, "template": M{"metadata": M{"labels": r.labels("lake-tables")}, "spec": pod}}})
 }

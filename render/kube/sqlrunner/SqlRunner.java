@@ -6,11 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.catalog.ObjectPath;
 
 /**
  * Runs SQL scripts as one Flink application: each argument is a script
@@ -23,10 +26,17 @@ import org.apache.flink.table.api.TableEnvironment;
  * <p>With --print-statements first, it only prints each statement
  * followed by a line "--;" and runs nothing (labgen's tests compare
  * that with its own splitter).
+ *
+ * <p>With --create-missing first, a CREATE TABLE IF NOT EXISTS of a
+ * table its catalog already has is skipped, not run: Fluss refuses to
+ * create a table again once its lake holds data, even with IF NOT
+ * EXISTS. The lab's lake-tables Job runs lake_tables.sql so.
  */
 public final class SqlRunner {
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+'([^']+)'\\s*=\\s*'([^']*)'");
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Z0-9_]+)\\}");
+    private static final Pattern CREATE_TABLE = Pattern.compile(
+            "(?is)CREATE\\s+TABLE\\s+IF\\s+NOT\\s+EXISTS\\s+`?([^`.\\s]+)`?\\.`?([^`.\\s]+)`?\\.`?([^`.\\s(]+)`?.*");
 
     private SqlRunner() {}
 
@@ -43,13 +53,24 @@ public final class SqlRunner {
             }
             return;
         }
+        boolean createMissing = args[0].equals("--create-missing");
         TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        for (String file : args) {
-            String script = Files.readString(Path.of(file), StandardCharsets.UTF_8);
+        for (int i = createMissing ? 1 : 0; i < args.length; i++) {
+            String script = Files.readString(Path.of(args[i]), StandardCharsets.UTF_8);
             for (String statement : statements(substitute(script))) {
                 Matcher set = SET.matcher(statement);
+                Matcher create = CREATE_TABLE.matcher(statement);
                 if (set.matches()) {
                     env.getConfig().getConfiguration().setString(set.group(1), set.group(2));
+                } else if (createMissing && create.matches()) {
+                    String name = create.group(1) + "." + create.group(2) + "." + create.group(3);
+                    Optional<Catalog> catalog = env.getCatalog(create.group(1));
+                    if (catalog.isPresent() && catalog.get().tableExists(new ObjectPath(create.group(2), create.group(3)))) {
+                        System.out.println("lake table " + name + ": exists, kept");
+                        continue;
+                    }
+                    env.executeSql(statement);
+                    System.out.println("lake table " + name + ": created");
                 } else {
                     env.executeSql(statement);
                 }
