@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check | --check] " + endpointArgs,
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes [--kubectl PATH]] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check | --check] " + endpointArgs,
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -54,11 +54,20 @@ it anyway.
 
 With --kubernetes the lab is its Kubernetes base (labgen up --kubernetes,
 unless --no-up): the Flink operator runs the streaming jobs (none is
-submitted), a compose step that stops the taskmanager deletes a
-TaskManager pod of the first streaming job's cluster, and one that stops
-another service scales its StatefulSet or Deployment to 0 (start: back to
-1). Reach the services through kubectl port-forward and the endpoint
-flags.
+submitted, and --controls, whose undoing submits jobs, is refused), a
+compose step that stops the taskmanager deletes a TaskManager pod of the
+first streaming job's cluster, and one that stops another service scales
+its StatefulSet or Deployment to 0 (start: back to 1). labgen reaches the
+services through kubectl port-forwards of its own, on free local ports,
+and closes them when the run ends: MySQL or PostgreSQL, ClickHouse's
+native port, the SQL gateway, the REST API of the Flink cluster most of
+the experiments' steps read (each streaming job runs in a cluster of its
+own, job-NAME; the bounded jobs in the session cluster flink), and each
+Kafka broker pod through its listener for port-forwards, whose brokers
+advertise 127.0.0.1:19094 and up. An endpoint flag replaces its
+port-forward. A lab directory with a Kubernetes base and no compose or
+native stack running for it is run with --kubernetes: --no-up without it
+is refused, since labgen would submit the operator's jobs a second time.
 
 Endpoints default to the lab's services on 127.0.0.1 at the ports of
 lab.json, as the read-only users of OUT/.env; the flags point a run at any
@@ -105,7 +114,8 @@ Examples:
 			resume := fs.String("resume", "", "continue the record at `RECORD` (its directory or record.json)")
 			noUp := fs.Bool("no-up", false, "do not run docker compose up; use the services as they are")
 			nat := fs.Bool("native", false, "bring the lab up without Docker, as local processes (labgen up --native)")
-			k8s := fs.Bool("kubernetes", false, "run on the lab's Kubernetes base (labgen up --kubernetes); reach the services through the endpoint flags")
+			k8s := fs.Bool("kubernetes", false, "run on the lab's Kubernetes base (labgen up --kubernetes), through port-forwards of labgen's own")
+			kubectl := fs.String("kubectl", "", "with --kubernetes: the kubectl `PATH` (default: kubectl from PATH)")
 			strict := fs.Bool("strict", false, "exit 3 also when an expectation did not hold (for CI on a healthy pipeline)")
 			noCheck := fs.Bool("no-check", false, "do not ask the engines to check the jobs, presets and query steps before submitting")
 			forceCheck := fs.Bool("check", false, "ask the engines even when they passed this lab's check on this native stack and nothing they checked has changed")
@@ -117,7 +127,13 @@ Examples:
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, strict: *strict, submit: true, check: !*noCheck, forceCheck: *forceCheck, source: *labSrc, controls: *controls, controlCap: *controlCap}, "run")
+				if *k8s && *nat {
+					return usagef("--kubernetes and --native exclude each other")
+				}
+				if *kubectl != "" && !*k8s {
+					return usagef("--kubectl goes with --kubernetes")
+				}
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, kubectl: *kubectl, strict: *strict, submit: true, check: !*noCheck, forceCheck: *forceCheck, source: *labSrc, controls: *controls, controlCap: *controlCap}, "run")
 			}
 		},
 	})
@@ -169,6 +185,7 @@ type runConfig struct {
 	noUp        bool
 	native      bool
 	kubernetes  bool
+	kubectl     string // --kubectl, for --kubernetes
 	strict      bool
 	submit      bool
 	// controls runs the negative controls (runner.Options.Controls).
@@ -191,6 +208,11 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	if err != nil {
 		return err
 	}
+	// Port-forwards (--kubernetes) fill in the endpoints the flags leave
+	// empty; the caller's flags stay as they are.
+	epc := *ep
+	ep = &epc
+	prog := newProgress(env)
 	endpoints, err := ep.endpoints(lab)
 	if err != nil {
 		return err
@@ -237,17 +259,34 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	if rc.kubernetes {
 		// The lab's Kubernetes base: applied unless --no-up; compose
 		// steps act on its pods; the operator runs the streaming jobs,
-		// so the run does not submit them.
+		// so the run does not submit them; labgen's port-forwards reach
+		// the services until the run ends.
 		base, err := kubeBase(dir)
 		if err != nil {
 			return err
 		}
+		if rc.controls {
+			// Undoing a control submits through the SQL gateway every
+			// streaming job not found running on the one Flink cluster
+			// a run reads.
+			return usagef("--controls does not go with --kubernetes: undoing a control submits the streaming jobs again through the SQL gateway, and on Kubernetes the Flink operator runs them, each in a cluster of its own")
+		}
+		k := kube.Kubectl{Bin: rc.kubectl}
 		if !rc.noUp {
-			if err := kubeUp(ctx, env, dir, kubeOptions{}, 20*time.Minute); err != nil {
+			if err := kubeUp(ctx, env, dir, kubeOptions{kubectl: rc.kubectl}, 20*time.Minute); err != nil {
 				return err
 			}
 		}
-		services, stack = base.Services(kube.Kubectl{}), &record.Stack{Face: "kubernetes"}
+		exps := kubeExperiments(lab.Lab, rc.experiments)
+		if rc.resume != "" {
+			exps = lab.Lab.Experiments
+		}
+		forwards, err := kubeForwards(ctx, env, base, k, lab.Lab, exps, ep, prog.Info)
+		if err != nil {
+			return err
+		}
+		defer forwards.Close()
+		services, stack = base.Services(k), &record.Stack{Face: "kubernetes"}
 		rc.submit = false
 	} else if rc.native || lab.Native() {
 		// The native stack: brought up unless it runs; its supervisor
@@ -265,6 +304,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		services, serr, stack = nativeServices(dir)
 	} else {
 		comp, cerr := compose.New(dir)
+		if rc.noUp && rc.submit && exists(filepath.Join(dir, "kubernetes", "kustomization.yaml")) && !composeRuns(ctx, comp) {
+			return usagef("%s has a Kubernetes base and no compose or native stack runs for it: run it with labgen run %s --kubernetes --no-up (the Flink operator runs its streaming jobs; without --kubernetes labgen would submit them a second time through the SQL gateway)", dir, dir)
+		}
 		if !rc.noUp {
 			if cerr != nil {
 				return &exitError{code: ExitRunFailed, msg: cerr.Error() + " (--native runs the lab without Docker; --no-up runs against services that are already up)"}
@@ -303,7 +345,7 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	// and batch, quick checks, do not.
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
 		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: newProgress(env), Stack: stack, StackExits: stackExits(dir, stack.Face == "native"), Versions: faceVersions(dir, stack.Face == "native"), Provenance: name == "run",
+		Progress: prog, Stack: stack, StackExits: stackExits(dir, stack.Face == "native"), Versions: faceVersions(dir, stack.Face == "native"), Provenance: name == "run",
 		Controls: rc.controls, ControlCap: rc.controlCap}
 	if services != nil {
 		opt.Compose = services
@@ -342,6 +384,24 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) held under a control that should break them: blind (--strict); the record's controls table says which", n)}
 	}
 	return nil
+}
+
+// composeRuns tells whether a container of the lab's compose stack runs
+// (one docker compose ps; no docker, no stack).
+func composeRuns(ctx context.Context, c *compose.Compose) bool {
+	if c == nil {
+		return false
+	}
+	svcs, err := c.PS(ctx)
+	if err != nil {
+		return false
+	}
+	for _, s := range svcs {
+		if s.State == "running" {
+			return true
+		}
+	}
+	return false
 }
 
 // progress shows a run on stderr: a spinner with the elapsed time (or a

@@ -28,11 +28,15 @@ type Kubectl struct {
 // Run runs kubectl and returns its standard output; an error carries its
 // standard error.
 func (k Kubectl) Run(ctx context.Context, args ...string) ([]byte, error) {
-	bin := k.Bin
-	if bin == "" {
-		bin = "kubectl"
+	return k.RunInput(ctx, nil, args...)
+}
+
+// RunInput is Run with stdin as kubectl's standard input.
+func (k Kubectl) RunInput(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	cmd := k.command(ctx, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	cmd := exec.CommandContext(ctx, bin, append(append([]string(nil), k.Args...), args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -40,6 +44,14 @@ func (k Kubectl) Run(ctx context.Context, args ...string) ([]byte, error) {
 		return out, fmt.Errorf("kubectl %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
+}
+
+func (k Kubectl) command(ctx context.Context, args ...string) *exec.Cmd {
+	bin := k.Bin
+	if bin == "" {
+		bin = "kubectl"
+	}
+	return exec.CommandContext(ctx, bin, append(append([]string(nil), k.Args...), args...)...)
 }
 
 // Base is the Kubernetes base of a rendered lab directory.
@@ -75,15 +87,78 @@ func (b *Base) Apply(ctx context.Context, k Kubectl, dryRun bool) (string, error
 	return string(out), err
 }
 
-// Delete deletes what the base created; claims of StatefulSets are kept
-// unless volumes (their data).
+// Delete deletes the base's objects (as kubectl kustomize builds them)
+// except its Namespace: what else lives there stays, the Flink
+// operator's service account flink and its RBAC (made by the operator's
+// Helm chart) among them, so that the next up finds them. The volume
+// claims (the base's shared ones, the StatefulSets' and Strimzi's) are
+// kept too, unless volumes: then every claim of the namespace goes.
 func (b *Base) Delete(ctx context.Context, k Kubectl, volumes bool) (string, error) {
-	out, err := k.Run(ctx, "delete", "-k", b.Dir, "--ignore-not-found", "--wait=false")
-	if err != nil || !volumes {
-		return string(out), err
+	built, err := k.Run(ctx, "kustomize", b.Dir)
+	if err != nil {
+		return "", err
 	}
+	docs, err := splitDocs(built)
+	if err != nil {
+		return "", err
+	}
+	var del bytes.Buffer
+	for _, d := range docs {
+		if d.kind == "Namespace" || d.kind == "PersistentVolumeClaim" && !volumes {
+			continue
+		}
+		del.WriteString("---\n")
+		del.Write(d.text)
+	}
+	var report string
+	if del.Len() > 0 {
+		out, err := k.RunInput(ctx, del.Bytes(), "delete", "-f", "-", "--ignore-not-found", "--wait=false")
+		report = string(out)
+		if err != nil {
+			return report, err
+		}
+	}
+	if !volumes {
+		return report, nil
+	}
+	// The claims of the StatefulSets' templates and of Strimzi's node
+	// pool are no objects of the base.
 	more, err := k.Run(ctx, "delete", "pvc", "--all", "-n", b.Namespace, "--ignore-not-found", "--wait=false")
-	return string(out) + string(more), err
+	return report + string(more), err
+}
+
+// doc is one object of a multi-document YAML stream.
+type doc struct {
+	kind, name string
+	text       []byte
+}
+
+// splitDocs splits kubectl kustomize's output into its objects.
+func splitDocs(stream []byte) ([]doc, error) {
+	var out []doc
+	for _, part := range bytes.Split(append([]byte("\n"), stream...), []byte("\n---\n")) {
+		if len(bytes.TrimSpace(part)) == 0 {
+			continue
+		}
+		var o struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+		}
+		if err := yaml.Unmarshal(part, &o); err != nil {
+			return nil, fmt.Errorf("reading the built base: %w", err)
+		}
+		if o.Kind == "" {
+			continue
+		}
+		text := bytes.TrimLeft(part, "\n")
+		if !bytes.HasSuffix(text, []byte("\n")) {
+			text = append(text, '\n')
+		}
+		out = append(out, doc{kind: o.Kind, name: o.Metadata.Name, text: text})
+	}
+	return out, nil
 }
 
 // watched are the kinds whose readiness Wait follows.

@@ -3,7 +3,9 @@ package kube_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +41,8 @@ func renderSeed(t *testing.T) string {
 // itself): labgen up --kubernetes --dry-run has the server accept the
 // lab; Apply creates it; the states read back say what is not ready and
 // follow a status the controller would write; Wait gives up naming what
-// is not ready; labgen down --kubernetes deletes it.
+// is not ready; labgen down --kubernetes deletes it but for its namespace
+// and claims, and --volumes the claims too.
 func TestUpDownOnAPIServer(t *testing.T) {
 	crds := kubecheck.CRDDir(t)
 	s := kubecheck.StartAPIServer(t)
@@ -146,18 +149,102 @@ func TestUpDownOnAPIServer(t *testing.T) {
 		t.Errorf("Wait printed %d lines for %d objects", len(progress), len(states))
 	}
 
+	// What the Flink operator's Helm chart creates in each namespace it
+	// watches, and claims as the StatefulSet controller and Strimzi make
+	// them from their templates (no controller runs here).
+	if _, err := k.Run(ctx, "create", "serviceaccount", "flink", "-n", base.Namespace); err != nil {
+		t.Fatal(err)
+	}
+	for _, claim := range []string{"data-mysql-0", "data-0-kafka-dual-role-0"} {
+		pvc := `{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"` + claim + `","namespace":"` + base.Namespace + `"},
+			"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}`
+		if _, err := k.RunInput(ctx, []byte(pvc), "create", "-f", "-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claims := []string{"data-0-kafka-dual-role-0", "data-mysql-0", "flink-checkpoints", "warehouse"}
+
+	// down: the base's objects go; the namespace, the operator's service
+	// account and every claim stay, as down says.
+	labObjects := func() string {
+		got, err := k.Run(ctx, "get", "statefulsets,deployments,jobs,services,configmaps,secrets,kafkas.kafka.strimzi.io,kafkanodepools.kafka.strimzi.io,kafkatopics.kafka.strimzi.io,flinkdeployments.flink.apache.org",
+			"-n", base.Namespace, "-l", "app.kubernetes.io/part-of=labgen-orders", "-o", "name")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(got))
+	}
+	if before := labObjects(); strings.Count(before, "\n") < 20 {
+		t.Fatalf("before down, the lab's objects are:\n%s", before)
+	}
 	stdout.Reset()
 	stderr.Reset()
 	if code := cli.Run(ctx, []string{"down", out, "--kubernetes", "--kubectl", s.KubectlPath()}, &stdout, &stderr); code != 0 {
 		t.Fatalf("down --kubernetes: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
-	got, err := k.Run(ctx, "get", "statefulsets,deployments,kafkas.kafka.strimzi.io", "-n", base.Namespace, "-o", "name")
+	if !strings.Contains(stdout.String(), "its volume claims are kept") {
+		t.Errorf("down said: %s", stdout.String())
+	}
+	// Deletion of objects without finalizers is immediate.
+	if left := labObjects(); left != "" {
+		t.Errorf("left after down:\n%s", left)
+	}
+	if phase, err := k.Run(ctx, "get", "namespace", base.Namespace, "-o", "jsonpath={.status.phase}"); err != nil || string(phase) != "Active" {
+		t.Errorf("namespace after down: %q, %v", phase, err)
+	}
+	if _, err := k.Run(ctx, "get", "serviceaccount", "flink", "-n", base.Namespace); err != nil {
+		t.Errorf("the operator's service account went with down: %v", err)
+	}
+	if got := liveClaims(t, k, base.Namespace); strings.Join(got, " ") != strings.Join(claims, " ") {
+		t.Errorf("claims after down: %v, want %v", got, claims)
+	}
+
+	// up again finds the namespace as it was.
+	if _, err := base.Apply(ctx, k, false); err != nil {
+		t.Fatalf("apply after down: %v", err)
+	}
+
+	// down --volumes: the claims go too (they keep the protection
+	// finalizer that no controller here removes: deleted, not gone); the
+	// namespace stays.
+	stdout.Reset()
+	stderr.Reset()
+	if code := cli.Run(ctx, []string{"down", out, "--kubernetes", "--volumes", "--kubectl", s.KubectlPath()}, &stdout, &stderr); code != 0 {
+		t.Fatalf("down --kubernetes --volumes: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if got := liveClaims(t, k, base.Namespace); len(got) != 0 {
+		t.Errorf("claims after down --volumes: %v", got)
+	}
+	if _, err := k.Run(ctx, "get", "serviceaccount", "flink", "-n", base.Namespace); err != nil {
+		t.Errorf("the operator's service account went with down --volumes: %v", err)
+	}
+}
+
+// liveClaims are the namespace's volume claims that are not being
+// deleted, sorted.
+func liveClaims(t *testing.T, k kube.Kubectl, ns string) []string {
+	t.Helper()
+	b, err := k.Run(context.Background(), "get", "pvc", "-n", ns, "-o", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Deletion of objects without finalizers is immediate; the namespace
-	// itself goes with the base, and is terminating.
-	if strings.TrimSpace(string(got)) != "" {
-		t.Errorf("left after down:\n%s", got)
+	var l struct {
+		Items []struct {
+			Metadata struct {
+				Name              string  `json:"name"`
+				DeletionTimestamp *string `json:"deletionTimestamp"`
+			} `json:"metadata"`
+		} `json:"items"`
 	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, it := range l.Items {
+		if it.Metadata.DeletionTimestamp == nil {
+			out = append(out, it.Metadata.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
