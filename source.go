@@ -14,7 +14,7 @@ import "embed"
 //
 //go:embed go.mod go.sum source.go cmd/labgen/*.go cli/*.go render/*.go render/templates/*.tmpl schemas/*.go sqlread/*.go flinksql/*.go
 //go:embed generator/*.go runtime/*/*.go runtime/console/web publish/*.go publish/page.html.tmpl publish/style.css
-//go:embed internal/testproc/*.go internal/atomicfile/*.go native/chdb/*.go native/chdb/front.py native/chdb/requirements.txt
+//go:embed internal/proc/*.go internal/atomicfile/*.go native/chdb/*.go native/chdb/front.py native/chdb/requirements.txt
 //go:embed native/engines/*.go native/engines/*.xml native/engines/*.properties native/engines/*/*.xml
 //go:embed render/kube/*.go render/kube/sqlrunner/*
 var Source embed.FS

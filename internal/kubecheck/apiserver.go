@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 )
 
@@ -53,19 +54,19 @@ func StartAPIServer(t testing.TB) *APIServer {
 			testproc.Missing(t, mode, fmt.Sprintf("kubecheck: no %s in %s (build them with prove/kube/build-servers.sh, which make deps runs)", b, bin))
 		}
 	}
-	dir, err := testproc.NewDir("labgen-test-", "kube")
+	dir, err := proc.NewDir("labgen-test-", "kube")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dir.Remove() })
 
-	etcdURL, etcd, err := testproc.RetryPorts(func() (string, *testproc.Proc, error) { return startEtcd(bin, dir) })
+	etcdURL, etcd, err := proc.RetryPorts(func() (string, *proc.Proc, error) { return startEtcd(bin, dir) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { etcd.Stop() })
 	token := randomToken()
-	url, api, err := testproc.RetryPorts(func() (string, *testproc.Proc, error) {
+	url, api, err := proc.RetryPorts(func() (string, *proc.Proc, error) {
 		return startKubeAPIServer(bin, dir, etcdURL, token)
 	})
 	if err != nil {
@@ -75,12 +76,12 @@ func StartAPIServer(t testing.TB) *APIServer {
 	return &APIServer{URL: url, Token: token, bin: bin, workDir: dir.Path}
 }
 
-func startEtcd(bin string, dir *testproc.Dir) (string, *testproc.Proc, error) {
-	client, err := testproc.FreePort()
+func startEtcd(bin string, dir *proc.Dir) (string, *proc.Proc, error) {
+	client, err := proc.FreePort()
 	if err != nil {
 		return "", nil, err
 	}
-	peer, err := testproc.FreePort()
+	peer, err := proc.FreePort()
 	if err != nil {
 		return "", nil, err
 	}
@@ -94,11 +95,11 @@ func startEtcd(bin string, dir *testproc.Dir) (string, *testproc.Proc, error) {
 		"--initial-cluster", "labgen="+peerURL,
 		// The data is thrown away: no fsync, small and quiet.
 		"--unsafe-no-fsync", "--quota-backend-bytes", strconv.Itoa(1<<30), "--log-level", "warn")
-	p, err := testproc.StartProc("etcd", cmd, dir.Join("etcd.out"), "")
+	p, err := proc.StartProc("etcd", cmd, dir.Join("etcd.out"), "")
 	if err != nil {
 		return "", nil, err
 	}
-	pace := testproc.Pace{Timeout: 60 * time.Second, Probe: 2 * time.Second, Interval: 200 * time.Millisecond}
+	pace := proc.Pace{Timeout: 60 * time.Second, Probe: 2 * time.Second, Interval: 200 * time.Millisecond}
 	err = p.WaitReady(time.Now().Add(pace.Timeout), pace, func(ctx context.Context) error {
 		return get(ctx, http.DefaultClient, clientURL+"/health", "")
 	})
@@ -115,8 +116,8 @@ func randomToken() string {
 	return fmt.Sprintf("%x", b)
 }
 
-func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL, token string) (string, *testproc.Proc, error) {
-	port, err := testproc.FreePort()
+func startKubeAPIServer(bin string, dir *proc.Dir, etcdURL, token string) (string, *proc.Proc, error) {
+	port, err := proc.FreePort()
 	if err != nil {
 		return "", nil, err
 	}
@@ -146,12 +147,12 @@ func startKubeAPIServer(bin string, dir *testproc.Dir, etcdURL, token string) (s
 		"--token-auth-file", tokens, "--authorization-mode", "RBAC",
 		"--enable-priority-and-fairness=false",
 		"--v", "1")
-	p, err := testproc.StartProc("kube-apiserver", cmd, dir.Join("kube-apiserver.out"), "")
+	p, err := proc.StartProc("kube-apiserver", cmd, dir.Join("kube-apiserver.out"), "")
 	if err != nil {
 		return "", nil, err
 	}
 	insecure := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-	pace := testproc.Pace{Timeout: 3 * time.Minute, Probe: 5 * time.Second, Interval: 500 * time.Millisecond}
+	pace := proc.Pace{Timeout: 3 * time.Minute, Probe: 5 * time.Second, Interval: 500 * time.Millisecond}
 	err = p.WaitReady(time.Now().Add(pace.Timeout), pace, func(ctx context.Context) error {
 		return get(ctx, insecure, url+"/readyz", token)
 	})

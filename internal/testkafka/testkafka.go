@@ -17,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 )
 
@@ -45,7 +46,7 @@ const (
 )
 
 // pace is how the starting broker is probed.
-var pace = testproc.Pace{Timeout: startTimeout, Probe: 2 * time.Second, Interval: 200 * time.Millisecond}
+var pace = proc.Pace{Timeout: startTimeout, Probe: 2 * time.Second, Interval: 200 * time.Millisecond}
 
 // ErrMissing is wrapped by Start's error when java or mvn is not installed:
 // tests skip on it unless LABGEN_TEST_SERVERS=require.
@@ -58,8 +59,8 @@ type Server struct {
 	// Dir holds server.properties, the data and the broker's output.
 	Dir string
 
-	dir  *testproc.Dir
-	proc *testproc.Proc
+	dir  *proc.Dir
+	proc *proc.Proc
 }
 
 // Start formats a fresh KRaft storage directory in $TMPDIR and starts a
@@ -75,7 +76,7 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := testproc.NewDir(dirPrefix, "")
+	dir, err := proc.NewDir(dirPrefix, "")
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (s *Server) Stop() error {
 	return errors.Join(s.proc.Stop(), s.dir.Remove())
 }
 
-func startIn(ctx context.Context, dir *testproc.Dir, java, cp string) (*Server, error) {
+func startIn(ctx context.Context, dir *proc.Dir, java, cp string) (*Server, error) {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
@@ -109,7 +110,7 @@ func startIn(ctx context.Context, dir *testproc.Dir, java, cp string) (*Server, 
 		"-Djava.awt.headless=true", "-Dlog4j2.configurationFile=" + log4j,
 		"-cp", cp,
 	}
-	srv, _, err := testproc.RetryPorts(func() (*Server, *testproc.Proc, error) {
+	srv, _, err := proc.RetryPorts(func() (*Server, *proc.Proc, error) {
 		port, ctrl, err := twoFreePorts()
 		if err != nil {
 			return nil, nil, err
@@ -126,12 +127,12 @@ func startIn(ctx context.Context, dir *testproc.Dir, java, cp string) (*Server, 
 		format := exec.CommandContext(ctx, java, append(append([]string{}, jvm...),
 			"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", props)...)
 		if out, err := format.CombinedOutput(); err != nil {
-			return nil, nil, fmt.Errorf("kafka storage format: %v\n%s", err, testproc.Tail(string(out), 20))
+			return nil, nil, fmt.Errorf("kafka storage format: %v\n%s", err, proc.Tail(string(out), 20))
 		}
 		addr := fmt.Sprintf("127.0.0.1:%d", port)
 		cmd := exec.Command(java, append(append([]string{}, jvm...), "kafka.Kafka", props)...)
 		cmd.Dir = dir.Path
-		p, err := testproc.StartProc("kafka broker", cmd, dir.Join("broker.out"), "")
+		p, err := proc.StartProc("kafka broker", cmd, dir.Join("broker.out"), "")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -147,10 +148,10 @@ func startIn(ctx context.Context, dir *testproc.Dir, java, cp string) (*Server, 
 // twoFreePorts are the broker's and the controller's ports.
 func twoFreePorts() (port, ctrl int, err error) {
 	for {
-		if port, err = testproc.FreePort(); err != nil {
+		if port, err = proc.FreePort(); err != nil {
 			return 0, 0, err
 		}
-		if ctrl, err = testproc.FreePort(); err != nil {
+		if ctrl, err = proc.FreePort(); err != nil {
 			return 0, 0, err
 		}
 		if ctrl != port {
@@ -279,7 +280,7 @@ func classpath(ctx context.Context) (string, error) {
 		"dependency:build-classpath", "-Dmdep.outputFile="+tmp)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		os.Remove(tmp)
-		return "", fmt.Errorf("resolve the Kafka jars (%s): %v\n%s", strings.Join(cmd.Args, " "), err, testproc.Tail(string(b), 30))
+		return "", fmt.Errorf("resolve the Kafka jars (%s): %v\n%s", strings.Join(cmd.Args, " "), err, proc.Tail(string(b), 30))
 	}
 	if err := os.Rename(tmp, out); err != nil {
 		return "", err

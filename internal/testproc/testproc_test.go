@@ -1,14 +1,8 @@
 package testproc
 
 import (
-	"context"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 )
 
 func TestName(t *testing.T) {
@@ -58,52 +52,5 @@ func TestShared(t *testing.T) {
 	}
 	if starts != 2 {
 		t.Errorf("%d starts, want 2", starts)
-	}
-}
-
-func TestProcAndDir(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	d, err := NewDir("labgen-testproc-", "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(filepath.Base(d.Path), "labgen-testproc-x-") {
-		t.Errorf("directory %s", d.Path)
-	}
-	pace := Pace{Timeout: time.Second, Probe: time.Second, Interval: 10 * time.Millisecond}
-
-	// A server that dies during startup is reported with its output.
-	p, err := StartProc("dies", exec.Command(sh, "-c", "echo bind: address already in use; exit 3"), d.Join("dies.out"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = p.WaitReady(time.Now().Add(time.Second), pace, func(context.Context) error { return errors.New("not yet") })
-	if err == nil || !strings.Contains(err.Error(), "dies exited during startup") || !strings.Contains(err.Error(), "address already in use") || !p.PortInUse() {
-		t.Errorf("WaitReady: %v (PortInUse %v)", err, p.PortInUse())
-	}
-
-	// RetryPorts tries again after a clash, up to PortAttempts times.
-	attempts := 0
-	_, _, err = RetryPorts(func() (int, *Proc, error) { attempts++; return 0, p, errors.New("clash") })
-	if err == nil || attempts != PortAttempts {
-		t.Errorf("RetryPorts: %v after %d attempts", err, attempts)
-	}
-
-	// Stop kills a running server.
-	p, err = StartProc("sleeps", exec.Command(sh, "-c", "sleep 30"), d.Join("sleeps.out"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Remove(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(d.Path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s still exists: %v", d.Path, err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 )
 
@@ -151,7 +152,7 @@ func abbrev(query string) string {
 // server and removes its directory.
 func startClickHouse(bin string) (*ClickHouseServer, func() error, error) {
 	deadline := time.Now().Add(startTimeout)
-	dir, err := testproc.NewDir(dirPrefix, "clickhouse")
+	dir, err := proc.NewDir(dirPrefix, "clickhouse")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,7 +160,7 @@ func startClickHouse(bin string) (*ClickHouseServer, func() error, error) {
 		dir.Remove()
 		return nil, nil, err
 	}
-	srv, p, err := testproc.RetryPorts(func() (*ClickHouseServer, *testproc.Proc, error) {
+	srv, p, err := proc.RetryPorts(func() (*ClickHouseServer, *proc.Proc, error) {
 		return runClickHouse(bin, dir, deadline)
 	})
 	if err != nil {
@@ -170,12 +171,12 @@ func startClickHouse(bin string) (*ClickHouseServer, func() error, error) {
 	return srv, func() error { return errors.Join(p.Stop(), dir.Remove()) }, nil
 }
 
-func runClickHouse(bin string, dir *testproc.Dir, deadline time.Time) (*ClickHouseServer, *testproc.Proc, error) {
-	tcpPort, err := testproc.FreePort()
+func runClickHouse(bin string, dir *proc.Dir, deadline time.Time) (*ClickHouseServer, *proc.Proc, error) {
+	tcpPort, err := proc.FreePort()
 	if err != nil {
 		return nil, nil, err
 	}
-	httpPort, err := testproc.FreePort()
+	httpPort, err := proc.FreePort()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -189,7 +190,7 @@ func runClickHouse(bin string, dir *testproc.Dir, deadline time.Time) (*ClickHou
 	}
 	cmd := exec.Command(bin, "--config-file="+dir.Join("config.xml"))
 	cmd.Dir = dir.Path
-	p, err := testproc.StartProc("clickhouse-server", cmd, dir.Join("server.out"), errLogPath)
+	p, err := proc.StartProc("clickhouse-server", cmd, dir.Join("server.out"), errLogPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,7 +232,7 @@ func runClickHouse(bin string, dir *testproc.Dir, deadline time.Time) (*ClickHou
 // clickHouseConfig is the server config. 18.16 reads <yandex> as the root
 // element (current versions also accept <clickhouse>). Everything the server
 // writes goes under dir; nothing in /etc/clickhouse-server is read.
-func clickHouseConfig(dir *testproc.Dir, tcpPort, httpPort int, logPath, errLogPath string) string {
+func clickHouseConfig(dir *proc.Dir, tcpPort, httpPort int, logPath, errLogPath string) string {
 	esc := func(s string) string {
 		var b strings.Builder
 		xml.EscapeText(&b, []byte(s))

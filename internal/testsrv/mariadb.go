@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 )
 
@@ -125,7 +126,7 @@ func (s *MariaDBServer) execRoot(query string) error {
 // returned stop function kills the server and removes its directory.
 func startMariaDB(mariadbd, installDB string) (*MariaDBServer, func() error, error) {
 	deadline := time.Now().Add(startTimeout)
-	dir, err := testproc.NewDir(dirPrefix, "mariadb")
+	dir, err := proc.NewDir(dirPrefix, "mariadb")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,16 +184,16 @@ var innodbArgs = []string{
 
 // runMariaDB starts mariadbd on an existing datadir and waits until root
 // can connect, on another free port when another process took the first.
-func runMariaDB(mariadbd string, dir *testproc.Dir, deadline time.Time) (*MariaDBServer, *testproc.Proc, error) {
-	return testproc.RetryPorts(func() (*MariaDBServer, *testproc.Proc, error) {
+func runMariaDB(mariadbd string, dir *proc.Dir, deadline time.Time) (*MariaDBServer, *proc.Proc, error) {
+	return proc.RetryPorts(func() (*MariaDBServer, *proc.Proc, error) {
 		return runMariaDBOnce(mariadbd, dir, deadline)
 	})
 }
 
 // runMariaDBOnce is one attempt of runMariaDB. On error the process (if
 // any) has been stopped and is returned so the caller can look at its logs.
-func runMariaDBOnce(mariadbd string, dir *testproc.Dir, deadline time.Time) (*MariaDBServer, *testproc.Proc, error) {
-	port, err := testproc.FreePort()
+func runMariaDBOnce(mariadbd string, dir *proc.Dir, deadline time.Time) (*MariaDBServer, *proc.Proc, error) {
+	port, err := proc.FreePort()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -223,7 +224,7 @@ func runMariaDBOnce(mariadbd string, dir *testproc.Dir, deadline time.Time) (*Ma
 	args = append(args, userArg()...)
 	cmd := exec.Command(mariadbd, args...)
 	cmd.Dir = dir.Path
-	p, err := testproc.StartProc("mariadbd", cmd, dir.Join("mariadbd.out"), logPath)
+	p, err := proc.StartProc("mariadbd", cmd, dir.Join("mariadbd.out"), logPath)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 )
 
@@ -198,7 +199,7 @@ func startPostgres(postgres, initdb string) (*PostgresServer, func() error, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	srv, p, err := testproc.RetryPorts(func() (*PostgresServer, *testproc.Proc, error) {
+	srv, p, err := proc.RetryPorts(func() (*PostgresServer, *proc.Proc, error) {
 		return runPostgresOnce(postgres, dir, cred, deadline)
 	})
 	if err != nil {
@@ -215,12 +216,12 @@ func startPostgres(postgres, initdb string) (*PostgresServer, func() error, erro
 
 // initPostgres creates a cluster in a new temporary directory, owned by
 // the user postgres runs as.
-func initPostgres(initdb string, deadline time.Time) (*testproc.Dir, *syscall.Credential, error) {
+func initPostgres(initdb string, deadline time.Time) (*proc.Dir, *syscall.Credential, error) {
 	cred, err := postgresUser()
 	if err != nil {
 		return nil, nil, err
 	}
-	dir, err := testproc.NewDir(dirPrefix, "postgres")
+	dir, err := proc.NewDir(dirPrefix, "postgres")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,8 +249,8 @@ func initPostgres(initdb string, deadline time.Time) (*testproc.Dir, *syscall.Cr
 
 // runPostgresOnce starts postgres on the cluster in dir on a free port;
 // settings (-c name=value) override the defaults.
-func runPostgresOnce(postgres string, dir *testproc.Dir, cred *syscall.Credential, deadline time.Time, settings ...string) (*PostgresServer, *testproc.Proc, error) {
-	port, err := testproc.FreePort()
+func runPostgresOnce(postgres string, dir *proc.Dir, cred *syscall.Credential, deadline time.Time, settings ...string) (*PostgresServer, *proc.Proc, error) {
+	port, err := proc.FreePort()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -266,7 +267,7 @@ func runPostgresOnce(postgres string, dir *testproc.Dir, cred *syscall.Credentia
 	}
 	cmd.Dir = dir.Path
 	asUser(cmd, cred)
-	p, err := testproc.StartProc("postgres", cmd, dir.Join("postgres.out"), "")
+	p, err := proc.StartProc("postgres", cmd, dir.Join("postgres.out"), "")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgen/labgen/internal/testproc"
+	"github.com/labgen/labgen/internal/proc"
 )
 
 // OwnedMariaDB is a MariaDB server that belongs to one test, for tests
@@ -33,7 +33,7 @@ type OwnedMariaDB struct {
 
 	mu   sync.Mutex
 	srv  *MariaDBServer // nil while down
-	proc *testproc.Proc // the running process after a restart
+	proc *proc.Proc     // the running process after a restart
 	pid  int            // the first process, started by startMariaDB
 }
 
@@ -135,7 +135,7 @@ func (o *OwnedMariaDB) Start(t testing.TB) {
 	if o.srv != nil {
 		t.Fatal("testsrv: MariaDB is already running")
 	}
-	srv, p, err := runMariaDB(o.bin, &testproc.Dir{Path: o.dir}, time.Now().Add(startTimeout))
+	srv, p, err := runMariaDB(o.bin, &proc.Dir{Path: o.dir}, time.Now().Add(startTimeout))
 	if err != nil {
 		t.Fatalf("testsrv: restart MariaDB: %v", err)
 	}
@@ -151,7 +151,7 @@ func (o *OwnedMariaDB) Restart(t testing.TB) {
 }
 
 // killPid kills the first server process, which startMariaDB started and
-// whose *testproc.Proc only its stop function holds, and waits until it is reaped.
+// whose *proc.Proc only its stop function holds, and waits until it is reaped.
 func killPid(pid int) error {
 	p, err := os.FindProcess(pid)
 	if err != nil {
@@ -160,7 +160,7 @@ func killPid(pid int) error {
 	if err := p.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
-	deadline := time.Now().Add(testproc.StopTimeout)
+	deadline := time.Now().Add(proc.StopTimeout)
 	for time.Now().Before(deadline) {
 		// StartProc's goroutine reaps the process; after that, signal 0
 		// fails.

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/labgen/labgen/internal/testproc"
+	"github.com/labgen/labgen/internal/proc"
 )
 
 // OwnedPostgres is a PostgreSQL server that belongs to one test, for tests
@@ -28,12 +28,12 @@ type OwnedPostgres struct {
 	*PostgresServer // through the forwarder
 
 	bin  string
-	dir  *testproc.Dir
+	dir  *proc.Dir
 	cred *syscall.Credential
 	fwd  *forwarder
 
 	mu   sync.Mutex
-	proc *testproc.Proc // nil while down
+	proc *proc.Proc // nil while down
 }
 
 // ownedSettings make acknowledged commits survive a crash of the server.
@@ -49,7 +49,7 @@ func OwnPostgres(t testing.TB) *OwnedPostgres {
 	if err != nil {
 		t.Fatalf("testsrv: PostgreSQL: %v", err)
 	}
-	srv, p, err := testproc.RetryPorts(func() (*PostgresServer, *testproc.Proc, error) {
+	srv, p, err := proc.RetryPorts(func() (*PostgresServer, *proc.Proc, error) {
 		return runPostgresOnce(bins[0], dir, cred, deadline, ownedSettings...)
 	})
 	if err != nil {
@@ -117,12 +117,12 @@ func (o *OwnedPostgres) Start(t testing.TB) {
 	}
 	deadline := time.Now().Add(startTimeout)
 	var srv *PostgresServer
-	var p *testproc.Proc
+	var p *proc.Proc
 	var err error
 	for {
 		// The killed backends may hold the shared memory a moment longer
 		// than their postmaster lived: retry until the deadline.
-		srv, p, err = testproc.RetryPorts(func() (*PostgresServer, *testproc.Proc, error) {
+		srv, p, err = proc.RetryPorts(func() (*PostgresServer, *proc.Proc, error) {
 			return runPostgresOnce(o.bin, o.dir, o.cred, deadline, ownedSettings...)
 		})
 		if err == nil || time.Now().After(deadline) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 )
 
@@ -26,7 +27,7 @@ const (
 )
 
 // pace is how a starting server is probed.
-var pace = testproc.Pace{Timeout: startTimeout, Probe: time.Second, Interval: 50 * time.Millisecond}
+var pace = proc.Pace{Timeout: startTimeout, Probe: time.Second, Interval: 50 * time.Millisecond}
 
 // servers are the shared servers, stopped by Run after the last test.
 var servers = testproc.Servers{Teardown: "testsrv: stopping servers"}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgen/labgen/internal/testproc"
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/runtime/flinkapi"
 )
 
@@ -80,7 +80,7 @@ func TestNativeStack(t *testing.T) {
 	ports := map[string]int{}
 	free := func(name string) int {
 		for {
-			p, err := testproc.FreePort()
+			p, err := proc.FreePort()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,11 +206,11 @@ func startForTest(ctx context.Context, t *testing.T, lay Layout, s Service) (tim
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), s.Env...)
 	began := time.Now()
-	proc, err := testproc.StartProc(s.Name, cmd, lay.Log(s.Name), "")
+	p, err := proc.StartProc(s.Name, cmd, lay.Log(s.Name), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { proc.Stop() })
+	t.Cleanup(func() { p.Stop() })
 	limit := s.Health.Start
 	if limit == 0 {
 		limit = 2 * time.Minute
@@ -218,8 +218,8 @@ func startForTest(ctx context.Context, t *testing.T, lay Layout, s Service) (tim
 	var last error
 	for time.Since(began) < limit {
 		select {
-		case <-proc.Exited():
-			t.Fatalf("%s exited: %v\n%s", s.Name, proc.Err(), testproc.Tail(readLog(lay.Log(s.Name)), 30))
+		case <-p.Exited():
+			t.Fatalf("%s exited: %v\n%s", s.Name, p.Err(), proc.Tail(readLog(lay.Log(s.Name)), 30))
 		default:
 		}
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -231,11 +231,11 @@ func startForTest(ctx context.Context, t *testing.T, lay Layout, s Service) (tim
 					t.Fatalf("%s ready: %v", s.Name, err)
 				}
 			}
-			return time.Since(began), proc.Pid()
+			return time.Since(began), p.Pid()
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	t.Fatalf("%s not healthy after %s: %v\n%s", s.Name, limit, last, testproc.Tail(readLog(lay.Log(s.Name)), 30))
+	t.Fatalf("%s not healthy after %s: %v\n%s", s.Name, limit, last, proc.Tail(readLog(lay.Log(s.Name)), 30))
 	return 0, 0
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/schemas"
@@ -23,7 +24,7 @@ func TestMariaDBService(t *testing.T) {
 		testproc.Missing(t, testproc.Mode(t, "native", "MariaDB"), err.Error())
 	}
 	lab := seedLab(t)
-	port, err := testproc.FreePort()
+	port, err := proc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}

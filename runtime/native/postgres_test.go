@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/internal/testproc"
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/schemas"
@@ -26,7 +27,7 @@ func TestPostgresService(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	port, err := testproc.FreePort()
+	port, err := proc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}

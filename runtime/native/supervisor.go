@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/internal/atomicfile"
-	"github.com/labgen/labgen/internal/testproc"
+	"github.com/labgen/labgen/internal/proc"
 )
 
 // States of a service, as Status shows them.
@@ -138,7 +138,7 @@ type supervised struct {
 	Service
 	mu      sync.Mutex
 	status  ServiceStatus
-	proc    *testproc.Proc
+	proc    *proc.Proc
 	stopped bool // a stop was asked for: its exit is no failure
 	healthy chan struct{}
 	ready   bool // Ready has run
@@ -174,7 +174,7 @@ const (
 )
 
 // exited tells whether a process has ended.
-func exited(p *testproc.Proc) bool {
+func exited(p *proc.Proc) bool {
 	select {
 	case <-p.Exited():
 		return true
@@ -368,7 +368,7 @@ func (s *Supervisor) spawn(sv *supervised) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: sv.Credential}
 	}
 	appendLine(s.lay.Log(sv.Name), fmt.Sprintf("\n==== %s labgen starts %s: %s\n", time.Now().UTC().Format(time.RFC3339), sv.Name, strings.Join(sv.Argv, " ")))
-	p, err := testproc.StartProc(sv.Name, cmd, s.lay.Log(sv.Name), "")
+	p, err := proc.StartProc(sv.Name, cmd, s.lay.Log(sv.Name), "")
 	if err != nil {
 		return err
 	}
@@ -391,7 +391,7 @@ func (s *Supervisor) spawn(sv *supervised) error {
 			sv.mu.Lock()
 			sv.status.LastExit = time.Now().UTC().Format(time.RFC3339) + ": " + detail
 			sv.mu.Unlock()
-			s.set(sv, StateExited, detail+"; last lines of "+s.lay.Log(sv.Name)+":\n"+testproc.Tail(readTail(s.lay.Log(sv.Name)), 15))
+			s.set(sv, StateExited, detail+"; last lines of "+s.lay.Log(sv.Name)+":\n"+proc.Tail(readTail(s.lay.Log(sv.Name)), 15))
 			s.log("%s exited on its own: %s", sv.Name, detail)
 			if wasHealthy {
 				go s.heal(sv, p)
@@ -405,7 +405,7 @@ func (s *Supervisor) spawn(sv *supervised) error {
 // restart after an exit) and waits for it to be healthy, then marks it
 // so. The process is nil when it could not be started; err says why it
 // could not, or why it is not healthy.
-func (s *Supervisor) startAgain(ctx context.Context, sv *supervised) (*testproc.Proc, time.Duration, error) {
+func (s *Supervisor) startAgain(ctx context.Context, sv *supervised) (*proc.Proc, time.Duration, error) {
 	began := time.Now()
 	if err := s.spawn(sv); err != nil {
 		return nil, 0, err
@@ -422,7 +422,7 @@ func (s *Supervisor) startAgain(ctx context.Context, sv *supervised) (*testproc.
 
 // heal starts a service again that exited on its own (see restartDelay),
 // unless a stop or start was asked for meanwhile or the supervisor ends.
-func (s *Supervisor) heal(sv *supervised, exited *testproc.Proc) {
+func (s *Supervisor) heal(sv *supervised, exited *proc.Proc) {
 	sv.mu.Lock()
 	delay := s.restartDelay(sv.heals)
 	sv.heals++
@@ -489,34 +489,18 @@ func (s *Supervisor) waitHealthy(ctx context.Context, sv *supervised) error {
 	if limit <= 0 {
 		limit = 2 * time.Minute
 	}
-	deadline := time.Now().Add(limit)
-	var last error
-	for {
-		sv.mu.Lock()
-		p := sv.proc
-		sv.mu.Unlock()
-		select {
-		case <-p.Exited():
-			return fmt.Errorf("exited while starting (%v); last lines of %s:\n%s", p.Err(), s.lay.Log(sv.Name), testproc.Tail(readTail(s.lay.Log(sv.Name)), 15))
-		case <-ctx.Done():
-			return ctx.Err()
-		default:
-		}
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		last = sv.Health.check(pctx)
-		cancel()
-		if last == nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not healthy after %s: %v", limit, last)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
+	sv.mu.Lock()
+	p := sv.proc
+	sv.mu.Unlock()
+	err := proc.Poll(ctx, time.Now().Add(limit), proc.Pace{Timeout: limit, Probe: 5 * time.Second, Interval: 500 * time.Millisecond}, p.Exited(), sv.Health.check)
+	var late *proc.Late
+	switch {
+	case errors.Is(err, proc.ErrGone):
+		return fmt.Errorf("exited while starting (%v); last lines of %s:\n%s", p.Err(), s.lay.Log(sv.Name), proc.Tail(readTail(s.lay.Log(sv.Name)), 15))
+	case errors.As(err, &late):
+		return fmt.Errorf("not healthy after %s: %v", limit, late.Last)
 	}
+	return err
 }
 
 // stop stops a service's process: SIGTERM, then SIGKILL after stopGrace.

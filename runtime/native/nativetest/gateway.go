@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgen/labgen/internal/testproc"
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/native"
 )
@@ -79,7 +79,7 @@ func Gateway(t testing.TB, labs ...*labdir.Lab) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	port, err := testproc.FreePort()
+	port, err := proc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,13 +109,13 @@ func Gateway(t testing.TB, labs ...*labdir.Lab) string {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), s.Env...)
 	began := time.Now()
-	proc, err := testproc.StartProc(s.Name, cmd, lay.Log(s.Name), "")
+	gw, err := proc.StartProc(s.Name, cmd, lay.Log(s.Name), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { proc.Stop() })
+	t.Cleanup(func() { gw.Stop() })
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	err = proc.WaitReady(time.Now().Add(3*time.Minute), testproc.Pace{Timeout: 3 * time.Minute, Probe: 5 * time.Second, Interval: 300 * time.Millisecond}, func(ctx context.Context) error {
+	err = gw.WaitReady(time.Now().Add(3*time.Minute), proc.Pace{Timeout: 3 * time.Minute, Probe: 5 * time.Second, Interval: 300 * time.Millisecond}, func(ctx context.Context) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/v1/info", nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -129,7 +129,7 @@ func Gateway(t testing.TB, labs ...*labdir.Lab) string {
 	})
 	if err != nil {
 		log, _ := os.ReadFile(lay.Log(s.Name))
-		t.Fatalf("the SQL gateway did not start: %v\n%s", err, testproc.Tail(string(log), 30))
+		t.Fatalf("the SQL gateway did not start: %v\n%s", err, proc.Tail(string(log), 30))
 	}
 	t.Logf("SQL gateway at %s after %s", url, time.Since(began).Round(100*time.Millisecond))
 	return url

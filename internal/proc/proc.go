@@ -1,8 +1,9 @@
-package testproc
+package proc
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -159,24 +160,58 @@ type Pace struct {
 // WaitReady polls probe until it succeeds, the process exits, or the
 // deadline passes.
 func (p *Proc) WaitReady(deadline time.Time, pace Pace, probe func(context.Context) error) error {
-	var last error
+	err := Poll(context.Background(), deadline, pace, p.exited, probe)
+	var late *Late
+	switch {
+	case errors.Is(err, ErrGone):
+		return fmt.Errorf("%s exited during startup (%v)%s", p.name, p.waitErr, p.Logs())
+	case errors.As(err, &late):
+		return fmt.Errorf("%s not ready after %s: %v%s", p.name, pace.Timeout, late.Last, p.Logs())
+	}
+	return err
+}
+
+// ErrGone is Poll's answer when what it waited on went away (its gone
+// channel closed): a process that exited while starting.
+var ErrGone = errors.New("gone while waiting")
+
+// Late is Poll's answer when the deadline passed; Last is the last
+// probe's error.
+type Late struct{ Last error }
+
+func (l *Late) Error() string { return "not ready in time: " + l.Last.Error() }
+
+// Poll is the one wait loop of the native stack and the test servers: it
+// calls probe (each call bounded by pace.Probe) every pace.Interval until
+// probe returns nil (Poll returns nil), ctx ends (ctx.Err()), gone is
+// closed (ErrGone; nil gone never closes) or deadline passes (*Late, with
+// the last probe's error). Callers word the failure for their users.
+func Poll(ctx context.Context, deadline time.Time, pace Pace, gone <-chan struct{}, probe func(context.Context) error) error {
 	for {
 		select {
-		case <-p.exited:
-			return fmt.Errorf("%s exited during startup (%v)%s", p.name, p.waitErr, p.Logs())
+		case <-gone:
+			return ErrGone
+		case <-ctx.Done():
+			return ctx.Err()
 		default:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), pace.Probe)
-		last = probe(ctx)
+		pctx, cancel := context.WithTimeout(ctx, pace.Probe)
+		last := probe(pctx)
 		cancel()
 		if last == nil {
 			return nil
 		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s not ready after %s: %v%s", p.name, pace.Timeout, last, p.Logs())
+			return &Late{Last: last}
 		}
 		select {
-		case <-p.exited:
+		case <-gone:
+			return ErrGone
+		case <-ctx.Done():
+			return ctx.Err()
 		case <-time.After(pace.Interval):
 		}
 	}
