@@ -112,24 +112,31 @@ func Failure(s string) string {
 func (e *Error) RootCause() string { return RootCause(e.Message) }
 
 func (c *Client) do(ctx context.Context, method, base, path string, body, out any) error {
-	if base == "" {
-		return fmt.Errorf("no Flink URL for %s", path)
-	}
 	var rd io.Reader
+	contentType := ""
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			return err
 		}
-		rd = bytes.NewReader(b)
+		rd, contentType = bytes.NewReader(b), "application/json"
+	}
+	return c.send(ctx, method, base, path, contentType, rd, out)
+}
+
+// send is one call with a body of its own type (a jar upload's multipart
+// form); Flink's errors come back as *Error.
+func (c *Client) send(ctx context.Context, method, base, path, contentType string, rd io.Reader, out any) error {
+	if base == "" {
+		return fmt.Errorf("no Flink URL for %s", path)
 	}
 	u := base + path
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
 		return err
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	hc := c.HTTP
 	if hc == nil {
