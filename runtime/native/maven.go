@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -22,6 +22,7 @@ import (
 	"github.com/labgen/labgen/internal/atomicfile"
 	"github.com/labgen/labgen/native/engines"
 	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/schemas"
 )
 
 // Classpaths are the jars of the native stack's JVMs, resolved by Maven
@@ -89,30 +90,49 @@ var (
 // ErrNoJava is wrapped by Resolve's error when java or mvn is missing.
 var ErrNoJava = errors.New("java or mvn missing")
 
+// engineModule is a module of native/engines: when a lab needs it, how
+// Maven gets its jars and where they go.
+type engineModule struct {
+	name   string
+	needed func(s *schemas.Stack) bool
+	// pinned modules list exact artifacts (dependency:copy of their
+	// artifactItems, each jar alone); the others resolve a class path.
+	pinned bool
+	put    func(cp *Classpaths, jars []string)
+}
+
+// engineTable is every module, in the aggregator's order.
+var engineTable = []engineModule{
+	{name: "flink", needed: func(s *schemas.Stack) bool { return s.Flink != nil }, put: func(cp *Classpaths, j []string) { cp.Flink = j }},
+	{name: "zookeeper", needed: hasFluss, put: func(cp *Classpaths, j []string) { cp.ZooKeeper = j }},
+	{name: "kafka", needed: func(s *schemas.Stack) bool { return s.Kafka != nil }, put: func(cp *Classpaths, j []string) { cp.Kafka = j }},
+	{name: "fluss", needed: hasFluss, put: func(cp *Classpaths, j []string) { cp.Fluss = j }},
+	{name: "fluss-paimon", needed: hasFluss, pinned: true, put: func(cp *Classpaths, j []string) { cp.FlussPaimonPlugin = j }},
+}
+
+func hasFluss(s *schemas.Stack) bool { return s.Fluss != nil }
+
+// lockModule pins the lab's connector jars (labgen.lock), as a pinned
+// module written for the lab.
+const lockModule = "lock"
+
 // Resolve finds (downloading them the first time, ~600 MB) the jars of the
 // lab's JVM services and checks the lab's connector jars against
 // labgen.lock. The result is cached under Cache()/maven keyed by a hash of
 // the POMs and the lock's jars, so a warm call costs a few file stats.
+// Its phases: the inputs (tools, lock, modules, POMs), Maven's fetch, the
+// class paths collected from what it wrote, the cache.
 func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Classpaths, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	if _, err := lookJava(); err != nil {
-		return nil, fmt.Errorf("%w: the native stack needs Java 17 and Maven; install them with `apt-get install default-jdk-headless maven`", ErrNoJava)
-	}
-	mvn, err := lookMvn()
+	mvn, err := mavenTools()
 	if err != nil {
-		return nil, fmt.Errorf("%w: the native stack needs Maven to fetch its jars; install it with `apt-get install default-jdk-headless maven`", ErrNoJava)
+		return nil, err
 	}
-	var lockJars []LockJar
-	if lab.Lab.Stack.Flink != nil {
-		lock, err := os.ReadFile(filepath.Join(lab.Dir, "labgen.lock"))
-		if err != nil {
-			return nil, fmt.Errorf("reading the lab's connector jars: %w", err)
-		}
-		if lockJars, err = ReadLockJars(lock); err != nil {
-			return nil, err
-		}
+	lockJars, err := labLockJars(lab)
+	if err != nil {
+		return nil, err
 	}
 	modules := engineModules(lab)
 	poms, err := pomFiles(modules, lockJars)
@@ -124,20 +144,77 @@ func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Clas
 	if cp, ok := warm(result); ok {
 		return cp, nil
 	}
+	if err := writeFiles(dir, poms); err != nil {
+		return nil, err
+	}
+	if err := fetch(ctx, mvn, dir, modules, len(lockJars) > 0, progress); err != nil {
+		return nil, err
+	}
+	cp, stamps, err := collect(dir, poms, modules, lockJars)
+	if err != nil {
+		return nil, err
+	}
+	pruneCopies(dir, modules, cp, stamps)
+	b, err := json.MarshalIndent(cached{Classpaths: cp, Lock: stamps}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(result, b); err != nil {
+		return nil, err
+	}
+	return cp, nil
+}
 
-	for name, body := range poms {
+// mavenTools finds java and mvn (Maven's path is returned).
+func mavenTools() (string, error) {
+	if _, err := lookJava(); err != nil {
+		return "", fmt.Errorf("%w: the native stack needs Java 17 and Maven; install them with `apt-get install default-jdk-headless maven`", ErrNoJava)
+	}
+	mvn, err := lookMvn()
+	if err != nil {
+		return "", fmt.Errorf("%w: the native stack needs Maven to fetch its jars; install it with `apt-get install default-jdk-headless maven`", ErrNoJava)
+	}
+	return mvn, nil
+}
+
+// labLockJars are the connector jars of the lab's labgen.lock (none
+// without Flink).
+func labLockJars(lab *labdir.Lab) ([]LockJar, error) {
+	if lab.Lab.Stack.Flink == nil {
+		return nil, nil
+	}
+	lock, err := os.ReadFile(filepath.Join(lab.Dir, "labgen.lock"))
+	if err != nil {
+		return nil, fmt.Errorf("reading the lab's connector jars: %w", err)
+	}
+	return ReadLockJars(lock)
+}
+
+// writeFiles puts the POMs into the cache directory.
+func writeFiles(dir string, files map[string][]byte) error {
+	for name, body := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		if err := os.WriteFile(p, body, 0o644); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	progress(resolvingMessage(modules))
+	return nil
+}
+
+// fetch runs Maven: one build-classpath over the class-path modules, one
+// copy per pinned module (copy 2.8 runs once per reactor, on its first
+// project), saying every 15 s that it is still at it (a first resolution
+// downloads hundreds of megabytes without a word from Maven -q).
+func fetch(ctx context.Context, mvn, dir string, modules []engineModule, lock bool, progress func(string)) error {
+	var names []string
+	for _, m := range modules {
+		names = append(names, m.name)
+	}
+	progress(resolvingMessage(names))
 	start := time.Now()
-	// A first resolution downloads hundreds of megabytes without a word
-	// from Maven (-q); say every so often that it is still at it.
 	stopTicking, ticked := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(ticked)
@@ -155,18 +232,7 @@ func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Clas
 	var stopOnce sync.Once
 	stop := func() { stopOnce.Do(func() { close(stopTicking); <-ticked }) }
 	defer stop()
-	var cpModules, pinned []string
-	for _, m := range modules {
-		if m == "fluss-paimon" {
-			pinned = append(pinned, m)
-		} else {
-			cpModules = append(cpModules, m)
-		}
-	}
-	if len(lockJars) > 0 {
-		pinned = append(pinned, "lock")
-	}
-	mvnRun := func(modules []string, goal ...string) error {
+	run := func(modules []string, goal ...string) error {
 		if len(modules) == 0 {
 			return nil
 		}
@@ -181,74 +247,87 @@ func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Clas
 		}
 		return nil
 	}
-	if err := mvnRun(cpModules, "dependency:build-classpath", "-Dmdep.outputFile=classpath.txt"); err != nil {
-		return nil, err
+	var classpath, pinned []string
+	for _, m := range modules {
+		if m.pinned {
+			pinned = append(pinned, m.name)
+		} else {
+			classpath = append(classpath, m.name)
+		}
 	}
-	// copy 2.8 runs once per reactor (on its first project): one run per
-	// module.
+	if lock {
+		pinned = append(pinned, lockModule)
+	}
+	if err := run(classpath, "dependency:build-classpath", "-Dmdep.outputFile=classpath.txt"); err != nil {
+		return err
+	}
 	for _, m := range pinned {
-		if err := mvnRun([]string{m}, "dependency:copy"); err != nil {
-			return nil, err
+		if err := run([]string{m}, "dependency:copy"); err != nil {
+			return err
 		}
 	}
 	stop()
 	progress(fmt.Sprintf("Maven fetched the jars in %s", time.Since(start).Round(time.Second)))
+	return nil
+}
 
+// collect reads what Maven wrote into the class paths: each class-path
+// module's classpath.txt, each pinned module's artifacts, and the lock's
+// jars, each checked against its sha256 (stamps remember them).
+func collect(dir string, poms map[string][]byte, modules []engineModule, lockJars []LockJar) (*Classpaths, []jarStamp, error) {
 	cp := &Classpaths{Log4j: filepath.Join(dir, "log4j2.properties")}
-	read := func(module string) ([]string, error) {
-		b, err := os.ReadFile(filepath.Join(dir, module, "classpath.txt"))
+	for _, m := range modules {
+		if m.pinned {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, m.name, "classpath.txt"))
 		if err != nil {
-			return nil, fmt.Errorf("maven wrote no class path for %s: %w", module, err)
+			return nil, nil, fmt.Errorf("maven wrote no class path for %s: %w", m.name, err)
 		}
-		s := strings.TrimSpace(string(b))
-		if s == "" {
-			return nil, nil
+		var jars []string
+		if s := strings.TrimSpace(string(b)); s != "" {
+			jars = strings.Split(s, string(os.PathListSeparator))
 		}
-		return strings.Split(s, string(os.PathListSeparator)), nil
-	}
-	for _, m := range cpModules {
-		jars, err := read(m)
-		if err != nil {
-			return nil, err
-		}
-		switch m {
-		case "flink":
-			cp.Flink = jars
-		case "zookeeper":
-			cp.ZooKeeper = jars
-		case "kafka":
-			cp.Kafka = jars
-		case "fluss":
-			cp.Fluss = jars
-		}
+		m.put(cp, jars)
 	}
 	// The copied jars are also in the local repository, where the class
 	// paths point; use those and drop the copies.
 	repo := localRepo(append(append(append([]string{}, cp.Flink...), cp.Kafka...), cp.Fluss...))
-	pinnedJar := func(module, g, a, v string) string {
-		file := a + "-" + v + ".jar"
+	pinnedJar := func(module string, a artifact) string {
+		file := a.Artifact + "-" + a.Version + ".jar"
 		if repo != "" {
-			p := filepath.Join(repo, filepath.FromSlash(strings.ReplaceAll(g, ".", "/")), a, v, file)
+			p := filepath.Join(repo, filepath.FromSlash(strings.ReplaceAll(a.Group, ".", "/")), a.Artifact, a.Version, file)
 			if _, err := os.Stat(p); err == nil {
 				return p
 			}
 		}
 		return filepath.Join(dir, module, "target", "jars", file)
 	}
-	for _, m := range pinned {
-		if m != "fluss-paimon" {
+	props, err := pomProperties(poms["pom.xml"])
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, m := range modules {
+		if !m.pinned {
 			continue
 		}
-		for _, it := range pluginItems.FindAllStringSubmatch(string(poms["fluss-paimon/pom.xml"]), -1) {
-			cp.FlussPaimonPlugin = append(cp.FlussPaimonPlugin, pinnedJar(m, it[1], it[2], expandVersion(poms["pom.xml"], it[3])))
+		items, err := artifactItems(poms[m.name+"/pom.xml"])
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s/pom.xml: %w", m.name, err)
 		}
+		var jars []string
+		for _, it := range items {
+			it.Version = expand(props, it.Version)
+			jars = append(jars, pinnedJar(m.name, it))
+		}
+		m.put(cp, jars)
 	}
 	var stamps []jarStamp
 	for _, lj := range lockJars {
-		path := pinnedJar("lock", lj.Group, lj.Artifact, lj.Version)
+		path := pinnedJar(lockModule, artifact{Group: lj.Group, Artifact: lj.Artifact, Version: lj.Version})
 		st, err := verifyJar(path, lj)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		stamps = append(stamps, st)
 		if strings.HasPrefix(lj.Path, "opt/") {
@@ -261,45 +340,36 @@ func Resolve(ctx context.Context, lab *labdir.Lab, progress func(string)) (*Clas
 			cp.Flink = append(cp.Flink, path)
 		}
 	}
-	for _, m := range pinned {
-		all := true
-		for _, p := range append(append([]string{}, cp.FlussPaimonPlugin...), stampPaths(stamps)...) {
-			if strings.HasPrefix(p, filepath.Join(dir, m)+string(os.PathSeparator)) {
-				all = false
-			}
+	return cp, stamps, nil
+}
+
+// pruneCopies removes a pinned module's copies when every jar it needs
+// is in the local repository.
+func pruneCopies(dir string, modules []engineModule, cp *Classpaths, stamps []jarStamp) {
+	pinned := []string{lockModule}
+	for _, m := range modules {
+		if m.pinned {
+			pinned = append(pinned, m.name)
 		}
-		if all {
+	}
+	used := append(append([]string{}, cp.FlussPaimonPlugin...), stampPaths(stamps)...)
+	for _, m := range pinned {
+		inside := filepath.Join(dir, m) + string(os.PathSeparator)
+		if !slices.ContainsFunc(used, func(p string) bool { return strings.HasPrefix(p, inside) }) {
 			os.RemoveAll(filepath.Join(dir, m, "target"))
 		}
 	}
-	c := cached{Classpaths: cp, Lock: stamps}
-	b, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := writeFileAtomic(result, b); err != nil {
-		return nil, err
-	}
-	return cp, nil
 }
 
-// engineModules are the native/engines modules the lab's stack uses.
-func engineModules(lab *labdir.Lab) []string {
-	s := lab.Lab.Stack
-	var m []string
-	if s.Flink != nil {
-		m = append(m, "flink")
+// engineModules are the modules of engineTable the lab's stack needs.
+func engineModules(lab *labdir.Lab) []engineModule {
+	var out []engineModule
+	for _, m := range engineTable {
+		if m.needed(lab.Lab.Stack) {
+			out = append(out, m)
+		}
 	}
-	if s.Fluss != nil {
-		m = append(m, "zookeeper")
-	}
-	if s.Kafka != nil {
-		m = append(m, "kafka")
-	}
-	if s.Fluss != nil {
-		m = append(m, "fluss", "fluss-paimon")
-	}
-	return m
+	return out
 }
 
 func resolvingMessage(modules []string) string {
@@ -309,12 +379,10 @@ func resolvingMessage(modules []string) string {
 	return fmt.Sprintf("resolving the native engines' jars (%s, versions pinned in native/engines) with Maven (first time: ~600 MB into ~/.m2, a few minutes)", strings.Join(modules, ", "))
 }
 
-var modulesBlock = regexp.MustCompile(`(?s)<modules>.*?</modules>`)
-
 // pomFiles are the files Maven runs on, by relative path: native/engines'
 // aggregator (its module list cut to the lab's engines), the engines' POMs
 // and log4j config, and a "lock" module pinning the lock's jars.
-func pomFiles(modules []string, lockJars []LockJar) (map[string][]byte, error) {
+func pomFiles(modules []engineModule, lockJars []LockJar) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	err := fs.WalkDir(engines.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -327,19 +395,107 @@ func pomFiles(modules []string, lockJars []LockJar) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := modules
+	var names []string
+	for _, m := range modules {
+		names = append(names, m.name)
+	}
 	if len(lockJars) > 0 {
-		all = append(append([]string{}, modules...), "lock")
-		files["lock/pom.xml"] = lockPOM(lockJars)
+		names = append(names, lockModule)
+		files[lockModule+"/pom.xml"] = lockPOM(lockJars)
 	}
-	var mb strings.Builder
-	mb.WriteString("<modules>")
-	for _, m := range all {
-		fmt.Fprintf(&mb, "\n    <module>%s</module>", m)
+	root, err := withModules(files["pom.xml"], names)
+	if err != nil {
+		return nil, err
 	}
-	mb.WriteString("\n  </modules>")
-	files["pom.xml"] = modulesBlock.ReplaceAll(files["pom.xml"], []byte(mb.String()))
+	files["pom.xml"] = root
 	return files, nil
+}
+
+// withModules is the aggregator POM with its <modules> element listing
+// names instead: the element's place is found by the XML decoder, the
+// rest of the file is kept byte for byte (so the cache key changes only
+// with the modules).
+func withModules(pom []byte, names []string) ([]byte, error) {
+	d := xml.NewDecoder(bytes.NewReader(pom))
+	depth, start := 0, int64(-1)
+	for {
+		before := d.InputOffset()
+		tok, err := d.Token()
+		if err != nil {
+			return nil, fmt.Errorf("native/engines/pom.xml: no <modules> under <project>: %v", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth == 2 && t.Name.Local == "modules" {
+				start = before
+			}
+		case xml.EndElement:
+			if depth == 2 && t.Name.Local == "modules" && start >= 0 {
+				var b strings.Builder
+				b.WriteString("<modules>")
+				for _, m := range names {
+					fmt.Fprintf(&b, "\n    <module>%s</module>", m)
+				}
+				b.WriteString("\n  </modules>")
+				end := d.InputOffset()
+				return slices.Concat(pom[:start], []byte(b.String()), pom[end:]), nil
+			}
+			depth--
+		}
+	}
+}
+
+// artifact is a Maven artifact's coordinates.
+type artifact struct {
+	Group    string `xml:"groupId"`
+	Artifact string `xml:"artifactId"`
+	Version  string `xml:"version"`
+}
+
+// artifactItems are the artifacts a pinned module's dependency:copy
+// fetches.
+func artifactItems(pom []byte) ([]artifact, error) {
+	var p struct {
+		Items []artifact `xml:"build>plugins>plugin>configuration>artifactItems>artifactItem"`
+	}
+	if err := xml.Unmarshal(pom, &p); err != nil {
+		return nil, err
+	}
+	if len(p.Items) == 0 {
+		return nil, errors.New("no artifactItems")
+	}
+	return p.Items, nil
+}
+
+// pomProperties are a POM's <properties>.
+func pomProperties(pom []byte) (map[string]string, error) {
+	var p struct {
+		Props struct {
+			List []struct {
+				XMLName xml.Name
+				Value   string `xml:",chardata"`
+			} `xml:",any"`
+		} `xml:"properties"`
+	}
+	if err := xml.Unmarshal(pom, &p); err != nil {
+		return nil, fmt.Errorf("native/engines/pom.xml: %w", err)
+	}
+	out := map[string]string{}
+	for _, e := range p.Props.List {
+		out[e.XMLName.Local] = strings.TrimSpace(e.Value)
+	}
+	return out, nil
+}
+
+// expand resolves a ${property} version; anything else is as written.
+func expand(props map[string]string, v string) string {
+	if name, ok := strings.CutPrefix(v, "${"); ok {
+		if name, ok = strings.CutSuffix(name, "}"); ok && props[name] != "" {
+			return props[name]
+		}
+	}
+	return v
 }
 
 // lockPOM pins exactly the lock's jars: each with every transitive
@@ -372,24 +528,6 @@ func lockPOM(jars []LockJar) []byte {
 	}
 	b.WriteString("      </artifactItems>\n    </configuration>\n  </plugin></plugins></build>\n</project>\n")
 	return []byte(b.String())
-}
-
-var (
-	pluginItems = regexp.MustCompile(`<artifactItem><groupId>([^<]+)</groupId><artifactId>([^<]+)</artifactId><version>([^<]+)</version></artifactItem>`)
-	propRef     = regexp.MustCompile(`^\$\{([^}]+)\}$`)
-)
-
-// expandVersion resolves a ${property} version from the aggregator POM.
-func expandVersion(pom []byte, v string) string {
-	m := propRef.FindStringSubmatch(v)
-	if m == nil {
-		return v
-	}
-	re := regexp.MustCompile("<" + regexp.QuoteMeta(m[1]) + ">([^<]+)</")
-	if p := re.FindSubmatch(pom); p != nil {
-		return string(p[1])
-	}
-	return v
 }
 
 // localRepo is the Maven local repository the class path jars lie in:

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgen/labgen/native/engines"
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/labdir"
 )
@@ -65,8 +66,21 @@ func TestReadLockJarsAndPOMs(t *testing.T) {
 	if !strings.Contains(string(files["lock/pom.xml"]), "<artifactId>fluss-flink-tiering</artifactId>") {
 		t.Errorf("lock POM:\n%s", files["lock/pom.xml"])
 	}
-	if v := expandVersion(files["pom.xml"], "${paimon.version}"); v != "1.3.1" {
+	props, err := pomProperties(files["pom.xml"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := expand(props, "${paimon.version}"); v != "1.3.1" {
 		t.Errorf("paimon.version = %q", v)
+	}
+	items, err := artifactItems(files["fluss-paimon/pom.xml"])
+	if err != nil || len(items) != 5 || items[0].Artifact != "fluss-lake-paimon" || expand(props, items[0].Version) == items[0].Version {
+		t.Errorf("fluss-paimon's artifacts: %+v, %v", items, err)
+	}
+	// Only <modules> changes: the rest of the aggregator is as written.
+	orig, _ := engines.FS.ReadFile("pom.xml")
+	if i := strings.Index(string(orig), "<modules>"); i < 0 || root[:i] != string(orig[:i]) || !strings.HasSuffix(root, string(orig[strings.Index(string(orig), "</modules>")+len("</modules>"):])) {
+		t.Errorf("the aggregator changed outside <modules>:\n%s", root)
 	}
 	if _, err := ReadLockJars([]byte("[connectors]\nlib/x.jar  a:b  sha256:00\n")); err == nil {
 		t.Error("a bad line was accepted")
