@@ -3,14 +3,10 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
-	"github.com/labgen/labgen/runtime/labdir"
-	"github.com/labgen/labgen/runtime/native"
 )
 
 func exists(path string) bool {
@@ -56,39 +52,7 @@ Examples:
 				if len(args) != 1 {
 					return usagef("down takes one rendered lab directory")
 				}
-				if *k8s {
-					return kubeDown(ctx, env, args[0], kubeOptions{kubectl: *kubectl}, *volumes)
-				}
-				// The native stack when one runs or ran here (its state is
-				// there), or when compose cannot run at all.
-				if lay, err := native.NewLayout(args[0]); err == nil && (lay.Running() || exists(lay.State) || !hasCompose(args[0])) {
-					if err := labdir.Check(args[0]); err != nil {
-						return err
-					}
-					msg, err := native.Down(ctx, lay, *volumes)
-					if err != nil {
-						return &exitError{code: ExitRunFailed, msg: err.Error()}
-					}
-					fmt.Fprintln(env.Stdout, msg)
-					return nil
-				}
-				c, err := openCompose(args[0])
-				if err != nil {
-					return err
-				}
-				out, err := c.Down(ctx, *volumes)
-				if s := strings.TrimSpace(out); s != "" && err == nil {
-					fmt.Fprintln(env.Stderr, s)
-				}
-				if err != nil {
-					return &exitError{code: ExitRunFailed, msg: err.Error()}
-				}
-				what := "The lab is down; its volumes are kept."
-				if *volumes {
-					what = "The lab is down and its volumes are removed."
-				}
-				fmt.Fprintln(env.Stdout, what)
-				return nil
+				return chooseFace(args[0], false, *k8s, *kubectl, nativeIfRan).Down(ctx, env, *volumes)
 			}
 		},
 	})

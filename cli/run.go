@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/labgen/labgen/runtime/compose"
-	"github.com/labgen/labgen/runtime/kube"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
@@ -253,84 +252,20 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		}
 		return nil
 	}
-	var services runner.Services
-	var serr error
-	var stack *record.Stack
-	if rc.kubernetes {
-		// The lab's Kubernetes base: applied unless --no-up; compose
-		// steps act on its pods; the operator runs the streaming jobs,
-		// so the run does not submit them; labgen's port-forwards reach
-		// the services until the run ends.
-		base, err := kubeBase(dir)
-		if err != nil {
-			return err
-		}
-		if rc.controls {
-			// Undoing a control submits through the SQL gateway every
-			// streaming job not found running on the one Flink cluster
-			// a run reads.
-			return usagef("--controls does not go with --kubernetes: undoing a control submits the streaming jobs again through the SQL gateway, and on Kubernetes the Flink operator runs them, each in a cluster of its own")
-		}
-		k := kube.Kubectl{Bin: rc.kubectl}
-		if !rc.noUp {
-			if err := kubeUp(ctx, env, dir, kubeOptions{kubectl: rc.kubectl}, 20*time.Minute); err != nil {
-				return err
-			}
-		}
-		exps := kubeExperiments(lab.Lab, rc.experiments)
-		if rc.resume != "" {
-			exps = lab.Lab.Experiments
-		}
-		forwards, err := kubeForwards(ctx, env, base, k, lab.Lab, exps, ep, prog.Info)
-		if err != nil {
-			return err
-		}
-		defer forwards.Close()
-		services, stack = base.Services(k), &record.Stack{Face: "kubernetes"}
-		rc.submit = false
-	} else if rc.native || lab.Native() {
-		// The native stack: brought up unless it runs; its supervisor
-		// stops and starts services for compose steps. The engine check
-		// runs once the gateway is healthy, before up submits the jobs.
-		if !rc.noUp {
-			var before func(context.Context) error
-			if rc.check {
-				before = check
-			}
-			if err := nativeUp(ctx, env, dir, 15*time.Minute, before); err != nil {
-				return err
-			}
-		}
-		services, serr, stack = nativeServices(dir)
-	} else {
-		comp, cerr := compose.New(dir)
-		if rc.noUp && rc.submit && exists(filepath.Join(dir, "kubernetes", "kustomization.yaml")) && !composeRuns(ctx, comp) {
-			return usagef("%s has a Kubernetes base and no compose or native stack runs for it: run it with labgen run %s --kubernetes --no-up (the Flink operator runs its streaming jobs; without --kubernetes labgen would submit them a second time through the SQL gateway)", dir, dir)
-		}
-		if !rc.noUp {
-			if cerr != nil {
-				return &exitError{code: ExitRunFailed, msg: cerr.Error() + " (--native runs the lab without Docker; --no-up runs against services that are already up)"}
-			}
-			if rc.check {
-				// The job-submitter submits as it starts: start everything
-				// else, let the engines check, then start the rest.
-				if err := composeUp(ctx, env, comp, compose.UpOptions{Except: schemas.Submitters()}); err != nil {
-					return err
-				}
-				if err := check(ctx); err != nil {
-					return err
-				}
-			}
-			if err := composeUp(ctx, env, comp, compose.UpOptions{}); err != nil {
-				return err
-			}
-		}
-		if comp != nil {
-			services = comp
-		}
-		serr = cerr
-		stack = &record.Stack{Face: "compose"}
+	f := chooseFace(dir, rc.native, rc.kubernetes, rc.kubectl, nativeIfRunning)
+	rs := runSetup{lab: lab, noUp: rc.noUp, submit: rc.submit, controls: rc.controls, experiments: rc.experiments, resume: rc.resume, ep: ep, info: prog.Info}
+	if rc.check {
+		rs.check = check
 	}
+	rf, err := f.ForRun(ctx, env, rs)
+	if err != nil {
+		return err
+	}
+	if rf.close != nil {
+		defer rf.close()
+	}
+	checked = checked || rf.checked
+	submit := rc.submit && rf.submit
 	// Endpoints follow the stack that runs (the native ClickHouse speaks
 	// HTTP only), unless flags said otherwise.
 	if endpoints, err = ep.endpoints(lab); err != nil {
@@ -344,13 +279,13 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	// A run asks the engines what ran (versions, Flink's settings); smoke
 	// and batch, quick checks, do not.
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
-		SubmitJobs: rc.submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: prog, Stack: stack, StackExits: stackExits(dir, stack.Face == "native"), Versions: faceVersions(dir, stack.Face == "native"), Provenance: name == "run",
+		SubmitJobs: submit, Version: Version, Command: "labgen " + name + " " + dir,
+		Progress: prog, Stack: rf.stack, StackExits: rf.exits, Versions: rf.versions, Provenance: name == "run",
 		Controls: rc.controls, ControlCap: rc.controlCap}
-	if services != nil {
-		opt.Compose = services
+	if rf.services != nil {
+		opt.Compose = rf.services
 	} else {
-		opt.ComposeErr = serr
+		opt.ComposeErr = rf.servicesErr
 	}
 	r, err := runner.New(opt)
 	if errors.Is(err, runner.ErrUsage) {

@@ -60,26 +60,14 @@ Examples:
 				if len(args) != 1 {
 					return usagef("up takes one rendered lab directory")
 				}
-				if *k8s {
-					if *nat {
-						return usagef("--kubernetes and --native exclude each other")
-					}
-					return kubeUp(ctx, env, args[0], kubeOptions{kubectl: *kubectl, dryRun: *dryRun}, *timeout)
+				if *k8s && *nat {
+					return usagef("--kubernetes and --native exclude each other")
 				}
-				if *dryRun {
+				if *dryRun && !*k8s {
 					return usagef("--dry-run goes with --kubernetes")
 				}
-				if *nat {
-					if err := labdir.Check(args[0]); err != nil {
-						return err
-					}
-					return nativeUp(ctx, env, args[0], *timeout, nil)
-				}
-				c, err := openCompose(args[0])
-				if err != nil {
-					return err
-				}
-				return composeUp(ctx, env, c, compose.UpOptions{Build: *build, Timeout: *timeout})
+				f := chooseFace(args[0], *nat, *k8s, *kubectl, composeUnlessFlagged)
+				return f.Up(ctx, env, upOptions{build: *build, timeout: *timeout, dryRun: *dryRun})
 			}
 		},
 	})

@@ -16,8 +16,11 @@ const FaceDir = NativeDir + "/face"
 
 // Native tells whether a native stack runs for this lab directory: its
 // supervisor's status file is there and does not say it went down.
-func (l *Lab) Native() bool {
-	b, err := os.ReadFile(filepath.Join(l.Dir, NativeDir, "status.json"))
+func (l *Lab) Native() bool { return NativeRuns(l.Dir) }
+
+// NativeRuns is Native for the rendered lab directory dir, unloaded.
+func NativeRuns(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, NativeDir, "status.json"))
 	if err != nil {
 		return false
 	}
@@ -30,7 +33,7 @@ func (l *Lab) Native() bool {
 	if st.Down {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(l.Dir, NativeDir, "control.json"))
+	_, err = os.Stat(filepath.Join(dir, NativeDir, "control.json"))
 	return err == nil
 }
 
