@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/native"
 	"github.com/labgen/labgen/runtime/query"
@@ -237,18 +238,23 @@ func firstRows(ctx context.Context, env *Env, lab *labdir.Lab, eps labdir.Endpoi
 	before, _ := count()
 	deadline := submitted.Add(3 * time.Minute)
 	fmt.Fprintf(env.Stderr, "  waiting for the first rows of job %s in ClickHouse (%s) ...\n", job, table)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
+	err = proc.Poll(ctx, deadline, proc.Pace{Interval: 500 * time.Millisecond}, nil, func(context.Context) error {
 		if n, ok := count(); ok && n != "0" && n != before {
-			fmt.Fprintf(env.Stderr, "  job %s: its first rows reached ClickHouse %s after it was submitted\n", job, time.Since(submitted).Round(100*time.Millisecond))
-			return
+			return nil
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(500 * time.Millisecond):
-		}
+		return errNoNewRows
+	})
+	if err == nil {
+		fmt.Fprintf(env.Stderr, "  job %s: its first rows reached ClickHouse %s after it was submitted\n", job, time.Since(submitted).Round(100*time.Millisecond))
+		return
+	}
+	if ctx.Err() != nil {
+		return
 	}
 	fmt.Fprintf(env.Stderr, "  %s's rows have not reached ClickHouse %s after the job was submitted; labgen smoke %s tells where they stop\n", job, time.Since(submitted).Round(time.Second), lab.Dir)
 }
+
+var errNoNewRows = errors.New("no new rows yet")
 
 func sortedKeys(m map[string]string) []string {
 	out := make([]string, 0, len(m))

@@ -181,11 +181,20 @@ type Late struct{ Last error }
 
 func (l *Late) Error() string { return "not ready in time: " + l.Last.Error() }
 
+// Final wraps a probe's error that no later probe can mend (a service
+// failed, the supervisor died): Poll returns err itself at once.
+func Final(err error) error { return &final{err} }
+
+type final struct{ err error }
+
+func (f *final) Error() string { return f.err.Error() }
+
 // Poll is the one wait loop of the native stack and the test servers: it
-// calls probe (each call bounded by pace.Probe) every pace.Interval until
-// probe returns nil (Poll returns nil), ctx ends (ctx.Err()), gone is
-// closed (ErrGone; nil gone never closes) or deadline passes (*Late, with
-// the last probe's error). Callers word the failure for their users.
+// calls probe (each call bounded by pace.Probe, if set) every
+// pace.Interval until probe returns nil (Poll returns nil), a Final error
+// (that error), ctx ends (ctx.Err()), gone is closed (ErrGone; nil gone
+// never closes) or deadline passes (*Late, with the last probe's error).
+// Callers word the failure for their users.
 func Poll(ctx context.Context, deadline time.Time, pace Pace, gone <-chan struct{}, probe func(context.Context) error) error {
 	for {
 		select {
@@ -195,11 +204,18 @@ func Poll(ctx context.Context, deadline time.Time, pace Pace, gone <-chan struct
 			return ctx.Err()
 		default:
 		}
-		pctx, cancel := context.WithTimeout(ctx, pace.Probe)
+		pctx, cancel := ctx, context.CancelFunc(func() {})
+		if pace.Probe > 0 {
+			pctx, cancel = context.WithTimeout(ctx, pace.Probe)
+		}
 		last := probe(pctx)
 		cancel()
 		if last == nil {
 			return nil
+		}
+		var f *final
+		if errors.As(last, &f) {
+			return f.err
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -87,3 +87,16 @@ func TestPoll(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// A Final error ends Poll at once, unwrapped.
+func TestPollFinal(t *testing.T) {
+	calls := 0
+	failed := errors.New("kafka failed")
+	err := Poll(context.Background(), time.Now().Add(time.Minute), Pace{Interval: time.Millisecond}, nil, func(context.Context) error {
+		calls++
+		return Final(failed)
+	})
+	if err != failed || calls != 1 {
+		t.Errorf("Poll = %v after %d probes, want %v after 1", err, calls, failed)
+	}
+}

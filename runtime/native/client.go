@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/labgen/labgen/internal/proc"
 )
 
 // ErrNotRunning says no supervisor runs for the lab.
@@ -124,53 +126,58 @@ func Launch(lay Layout, argv []string) (int, error) {
 // WaitUp follows status.json until every service is healthy, one failed,
 // the supervisor died, or timeout passed; progress sees each change.
 func WaitUp(ctx context.Context, lay Layout, timeout time.Duration, progress func(ServiceStatus)) (*Status, error) {
-	deadline := time.Now().Add(timeout)
 	seen := map[string]string{}
-	for {
-		st, err := lay.ReadStatus()
-		if err == nil {
+	var st *Status
+	err := proc.Poll(ctx, time.Now().Add(timeout), proc.Pace{Interval: 300 * time.Millisecond}, nil, func(context.Context) error {
+		s, err := lay.ReadStatus()
+		if err != nil {
+			return err
+		}
+		st = s
+		for _, s := range st.Services {
+			key := s.State + "|" + s.Detail
+			if seen[s.Name] != key {
+				seen[s.Name] = key
+				if progress != nil {
+					progress(s)
+				}
+			}
+		}
+		if failed := st.Failed(); len(failed) > 0 {
+			var parts []string
+			for _, f := range failed {
+				parts = append(parts, fmt.Sprintf("%s %s: %s", f.Name, f.State, f.Detail))
+			}
+			return proc.Final(errors.New(strings.Join(parts, "\n")))
+		}
+		if st.AllHealthy() {
+			return nil
+		}
+		if !lay.Running() && time.Since(st.Started) > 2*time.Second {
+			return proc.Final(fmt.Errorf("the native supervisor stopped; its log %s ends with:\n%s", lay.SupervisorLog(), readTail(lay.SupervisorLog())))
+		}
+		return errNotUp
+	})
+	var late *proc.Late
+	if errors.As(err, &late) {
+		var waiting []string
+		if st != nil {
 			for _, s := range st.Services {
-				key := s.State + "|" + s.Detail
-				if seen[s.Name] != key {
-					seen[s.Name] = key
-					if progress != nil {
-						progress(s)
-					}
+				if s.State != StateHealthy {
+					waiting = append(waiting, s.Name+" ("+s.State+")")
 				}
 			}
-			if failed := st.Failed(); len(failed) > 0 {
-				var parts []string
-				for _, f := range failed {
-					parts = append(parts, fmt.Sprintf("%s %s: %s", f.Name, f.State, f.Detail))
-				}
-				return st, errors.New(strings.Join(parts, "\n"))
-			}
-			if st.AllHealthy() {
-				return st, nil
-			}
 		}
-		if time.Now().After(deadline) {
-			var waiting []string
-			if st != nil {
-				for _, s := range st.Services {
-					if s.State != StateHealthy {
-						waiting = append(waiting, s.Name+" ("+s.State+")")
-					}
-				}
-			}
-			sort.Strings(waiting)
-			return st, fmt.Errorf("the native stack is not up after %s; waiting for %s", timeout, strings.Join(waiting, ", "))
-		}
-		if st != nil && !lay.Running() && time.Since(st.Started) > 2*time.Second {
-			return st, fmt.Errorf("the native supervisor stopped; its log %s ends with:\n%s", lay.SupervisorLog(), readTail(lay.SupervisorLog()))
-		}
-		select {
-		case <-ctx.Done():
-			return st, ctx.Err()
-		case <-time.After(300 * time.Millisecond):
-		}
+		sort.Strings(waiting)
+		return st, fmt.Errorf("the native stack is not up after %s; waiting for %s", timeout, strings.Join(waiting, ", "))
 	}
+	return st, err
 }
+
+var (
+	errNotUp        = errors.New("not every service is healthy")
+	errStillRunning = errors.New("the supervisor still runs")
+)
 
 // Down stops the lab's native stack and waits until every process is gone;
 // with volumes, the state directory goes too (records are kept: they live
@@ -181,12 +188,14 @@ func Down(ctx context.Context, lay Layout, volumes bool) (string, error) {
 		if err := c.Shutdown(ctx); err != nil {
 			return "", err
 		}
-		for lay.Running() {
-			select {
-			case <-ctx.Done():
-				return "", ctx.Err()
-			case <-time.After(200 * time.Millisecond):
+		// Until every process is gone: no deadline but the context's.
+		if err := proc.Poll(ctx, time.Now().Add(24*time.Hour), proc.Pace{Interval: 200 * time.Millisecond}, nil, func(context.Context) error {
+			if lay.Running() {
+				return errStillRunning
 			}
+			return nil
+		}); err != nil {
+			return "", err
 		}
 	} else if errors.Is(err, ErrNotRunning) {
 		msg = "No native stack was running"
