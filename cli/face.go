@@ -28,6 +28,9 @@ type face interface {
 	Up(ctx context.Context, env *Env, o upOptions) error
 	// Down takes the lab down; volumes removes its data too.
 	Down(ctx context.Context, env *Env, volumes bool) error
+	// Status shows the lab's services as the face sees them; sample is
+	// how long to sample CPU use over (the native stack only).
+	Status(ctx context.Context, env *Env, sample time.Duration) error
 	// ForRun brings the lab up for a run (unless rs.noUp) and says what
 	// the run acts through.
 	ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace, error)
