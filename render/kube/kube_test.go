@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labgen/labgen/internal/golden"
 	"github.com/labgen/labgen/render"
@@ -197,6 +201,88 @@ func TestFirstApplyOrder(t *testing.T) {
 		}
 		if jobs == 0 {
 			t.Errorf("%s: no streaming job", v.name)
+		}
+	}
+}
+
+// The init container's script really waits: run with bash against a local
+// listener and a marker file (in place of the cluster's addresses and the
+// warehouse), it waits while the port is closed and the file missing, and
+// ends once both are there.
+func TestWaitScriptWaits(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	objs := buildBase(t, renderVariant(t, goldens[0]))
+	var script string
+	for _, o := range objs {
+		if o["kind"] == "FlinkDeployment" && at(o, "metadata")["name"] == "job-order-wide" {
+			init := at(o, "spec", "podTemplate", "spec")["initContainers"].([]any)[0].(map[string]any)
+			script = init["command"].([]any)[2].(string)
+		}
+	}
+	if script == "" {
+		t.Fatal("job-order-wide has no wait-for-dependencies script")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // closed: the script must wait
+	marker := filepath.Join(t.TempDir(), "lake-tables-done")
+	local := regexp.MustCompile(`for a in [^;]+;`).ReplaceAllString(script, "for a in "+addr+";")
+	local = regexp.MustCompile(`/warehouse/\.labgen/lake-tables-[0-9a-f]+`).ReplaceAllString(local, marker)
+	local = strings.ReplaceAll(local, "sleep 3", "sleep 0.1")
+	if local == script {
+		t.Fatal("nothing to replace in the script")
+	}
+	cmd := exec.Command("bash", "-c", local)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	step := func(what string) {
+		select {
+		case err := <-done:
+			t.Fatalf("the script ended %s (%v):\n%s", what, err, out.String())
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	step("while the port was closed")
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	step("before the lake tables' file was there")
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the script failed: %v\n%s", err, out.String())
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the script still waits with the port open and the file there:\n%s", out.String())
+	}
+	for _, want := range []string{"waiting for " + addr, addr + " answers", "waiting for the lake tables"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the script never said %q:\n%s", want, out.String())
 		}
 	}
 }
