@@ -27,6 +27,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/labgen/labgen/internal/proc"
 )
 
 // ErrNoDocker is wrapped by every error that means Docker cannot be used
@@ -250,12 +252,12 @@ func (c *Compose) Up(ctx context.Context, opt UpOptions, progress Progress) ([]S
 	if _, err := c.run(ctx, args...); err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(opt.Timeout)
 	last := map[string]string{}
-	for {
-		svcs, err := c.PS(ctx)
-		if err != nil {
-			return nil, err
+	var svcs []Service
+	err := proc.Poll(ctx, time.Now().Add(opt.Timeout), proc.Pace{Interval: opt.Interval}, nil, func(context.Context) error {
+		var err error
+		if svcs, err = c.PS(ctx); err != nil {
+			return proc.Final(err)
 		}
 		ready := len(svcs) > 0
 		var failed []Service
@@ -274,7 +276,7 @@ func (c *Compose) Up(ctx context.Context, opt UpOptions, progress Progress) ([]S
 			}
 		}
 		if ready {
-			return svcs, nil
+			return nil
 		}
 		if len(failed) > 0 {
 			var parts []string
@@ -282,24 +284,24 @@ func (c *Compose) Up(ctx context.Context, opt UpOptions, progress Progress) ([]S
 				logs, _ := c.run(ctx, "logs", "--no-color", "--tail", "20", s.Service)
 				parts = append(parts, fmt.Sprintf("%s is %s; its last log lines:\n%s", s.Service, s.Describe(), strings.TrimRight(string(logs), "\n")))
 			}
-			return svcs, errors.New(strings.Join(parts, "\n"))
+			return proc.Final(errors.New(strings.Join(parts, "\n")))
 		}
-		if time.Now().After(deadline) {
-			var waiting []string
-			for _, s := range svcs {
-				if !s.Ready() {
-					waiting = append(waiting, s.Service+" ("+s.Describe()+")")
-				}
+		return errNotReady
+	})
+	var late *proc.Late
+	if errors.As(err, &late) {
+		var waiting []string
+		for _, s := range svcs {
+			if !s.Ready() {
+				waiting = append(waiting, s.Service+" ("+s.Describe()+")")
 			}
-			return svcs, fmt.Errorf("services not ready after %s: %s", opt.Timeout, strings.Join(waiting, ", "))
 		}
-		select {
-		case <-ctx.Done():
-			return svcs, ctx.Err()
-		case <-time.After(opt.Interval):
-		}
+		return svcs, fmt.Errorf("services not ready after %s: %s", opt.Timeout, strings.Join(waiting, ", "))
 	}
+	return svcs, err
 }
+
+var errNotReady = errors.New("not every service is ready")
 
 // Down stops and removes the stack; with volumes its named volumes too.
 func (c *Compose) Down(ctx context.Context, volumes bool) (string, error) {

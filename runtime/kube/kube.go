@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/labgen/labgen/internal/proc"
 )
 
 // Kubectl runs kubectl with fixed leading arguments (--context, --server, …).
@@ -298,14 +301,15 @@ func firstLine(s string) string {
 // state through progress, or until timeout; the error then lists what is
 // not ready.
 func (b *Base) Wait(ctx context.Context, k Kubectl, timeout, interval time.Duration, progress func(string)) error {
-	deadline := time.Now().Add(timeout)
 	last := map[string]string{}
-	for {
-		states, err := b.States(ctx, k)
-		if err != nil {
-			return err
+	var states []State
+	var waiting []string
+	err := proc.Poll(ctx, time.Now().Add(timeout), proc.Pace{Interval: interval}, nil, func(context.Context) error {
+		var err error
+		if states, err = b.States(ctx, k); err != nil {
+			return proc.Final(err)
 		}
-		var waiting []string
+		waiting = nil
 		for _, s := range states {
 			id := s.Kind + "/" + s.Name
 			if last[id] != s.Detail {
@@ -319,16 +323,16 @@ func (b *Base) Wait(ctx context.Context, k Kubectl, timeout, interval time.Durat
 		if len(states) > 0 && len(waiting) == 0 {
 			return nil
 		}
-		if time.Now().After(deadline) {
-			if len(states) == 0 {
-				return fmt.Errorf("nothing of the lab is in namespace %s after %s", b.Namespace, timeout)
-			}
-			return fmt.Errorf("not ready after %s:\n  %s", timeout, strings.Join(waiting, "\n  "))
+		return errNotReady
+	})
+	var late *proc.Late
+	if errors.As(err, &late) {
+		if len(states) == 0 {
+			return fmt.Errorf("nothing of the lab is in namespace %s after %s", b.Namespace, timeout)
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(interval):
-		}
+		return fmt.Errorf("not ready after %s:\n  %s", timeout, strings.Join(waiting, "\n  "))
 	}
+	return err
 }
+
+var errNotReady = errors.New("not every object is ready")
