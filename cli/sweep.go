@@ -27,9 +27,12 @@ sweep renders every variant of a lab (the cross product of the values
 each -var lists, comma-separated) into OUT_DIR/<variant>/, runs each on
 the native stack, one after another (each brought up from nothing and
 taken down after its run, so that no variant inherits another's state),
-and publishes OUT_DIR/index.html: the variants' records side by side,
-with their measures (each experiment's findings), verdicts and the
-variables that differ, and one page per record (OUT_DIR/<variant>.html).
+and publishes OUT_DIR/index.html: each measure of the experiments (their
+findings) per variant, as the mean over its runs with the least and
+greatest value, and charted against the swept variable; each compare
+step's declared and observed distributions of every variant overlaid;
+OUT_DIR/compare.html, the records side by side (measures, verdicts, the
+variables that differ); and one page per record (OUT_DIR/<variant>.html).
 
 A variant that fails is recorded as failed and the sweep goes on; the
 exit code is 3 when any did. Progress says which variant of how many
@@ -131,8 +134,11 @@ func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant
 	began := time.Now()
 	var recs []*record.Record
 	var names, failed []string
+	swept := sweptNames(variants)
+	groups := make([]publish.SweepVariant, len(variants))
 	n := 0
-	for _, v := range variants {
+	for vi, v := range variants {
+		groups[vi] = publish.SweepVariant{Name: v.name, Values: sweptValues(v, swept)}
 		dir := filepath.Join(out, v.name)
 		for k := 1; k <= repeat; k++ {
 			n++
@@ -156,11 +162,15 @@ func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant
 			}
 			if rec != nil {
 				recs, names = append(recs, rec), append(names, name)
+				groups[vi].Records = append(groups[vi].Records, rec)
+				groups[vi].Pages = append(groups[vi].Pages, name+".html")
+			} else {
+				groups[vi].Failed++
 			}
 		}
 	}
 	if len(recs) > 0 {
-		page, err := writeSweep(out, recs, names)
+		page, err := writeSweep(out, recs, names, swept, groups)
 		if err != nil {
 			return err
 		}
@@ -236,8 +246,10 @@ func recordDirs(dir string) map[string]bool {
 }
 
 // writeSweep publishes the sweep: a page per record, named by its
-// variant, and index.html comparing them; it returns the page to open.
-func writeSweep(out string, recs []*record.Record, names []string) (string, error) {
+// variant; compare.html, every record side by side; and index.html, the
+// variants' measures against the swept variables and their declared and
+// observed distributions. It returns the page to open.
+func writeSweep(out string, recs []*record.Record, names, swept []string, groups []publish.SweepVariant) (string, error) {
 	for i, r := range recs {
 		b, err := publish.Page(r)
 		if err != nil {
@@ -254,6 +266,50 @@ func writeSweep(out string, recs []*record.Record, names []string) (string, erro
 	if err != nil {
 		return "", err
 	}
+	if err := os.WriteFile(filepath.Join(out, "compare.html"), b, 0o644); err != nil {
+		return "", err
+	}
+	if b, err = publish.Sweep(swept, groups, "compare.html"); err != nil {
+		return "", err
+	}
 	index := filepath.Join(out, "index.html")
 	return index, os.WriteFile(index, b, 0o644)
+}
+
+// sweptNames are the variables whose values differ between the variants,
+// in the order they were given.
+func sweptNames(vs []variant) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range vs[0].vars {
+		if a.File != "" || seen[a.Name] {
+			continue
+		}
+		seen[a.Name] = true
+		for _, v := range vs[1:] {
+			if value(v, a.Name) != a.Value {
+				out = append(out, a.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// sweptValues are a variant's values of the swept variables.
+func sweptValues(v variant, swept []string) []string {
+	out := make([]string, len(swept))
+	for i, n := range swept {
+		out[i] = value(v, n)
+	}
+	return out
+}
+
+func value(v variant, name string) string {
+	for _, a := range v.vars {
+		if a.File == "" && a.Name == name {
+			return a.Value
+		}
+	}
+	return ""
 }

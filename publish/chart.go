@@ -81,12 +81,17 @@ type legendEntry struct {
 
 // lineChart draws numeric series over time.
 func lineChart(title, yLabel string, lines []line, markers []marker) (chart, error) {
+	return lineChartX(title, "seconds", yLabel, lines, markers)
+}
+
+// lineChartX is lineChart over another x axis than seconds.
+func lineChartX(title, xLabel, yLabel string, lines []line, markers []marker) (chart, error) {
 	c := chart{Title: title}
 	if len(lines) > maxSeries {
 		c.Left = len(lines) - maxSeries
 		lines = lines[:maxSeries]
 	}
-	p := newPlot(title, "seconds", yLabel)
+	p := newPlot(title, xLabel, yLabel)
 	p.Y.Tick.Marker = plainTicks{}
 	var legend []legendEntry
 	for i, l := range lines {

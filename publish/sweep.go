@@ -1,0 +1,312 @@
+package publish
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/labgen/labgen/runtime/record"
+)
+
+// A sweep's page (labgen sweep's index.html) is about the variants, not
+// the runs: for each measure, its mean, least and greatest value over a
+// variant's repeats, and a chart of it against the swept variable; for
+// each compare step, the declared and observed distributions of every
+// variant overlaid. The records themselves are compared side by side on
+// the comparison page it links to.
+
+// SweepVariant is one point of a sweep: its name, the values of the
+// swept variables, and the records of its runs (its repeats).
+type SweepVariant struct {
+	Name    string
+	Values  []string
+	Records []*record.Record
+	// Pages are the records' pages, in Records' order.
+	Pages []string
+	// Failed counts runs that left no record.
+	Failed int
+}
+
+type sweepView struct {
+	Lab, Title string
+	Swept      []string
+	Variants   []sweepVariantView
+	Measures   []sweepMeasure
+	Charts     []chart
+	Dists      []chart
+	Compare    string
+}
+
+type sweepVariantView struct {
+	Name   string
+	Values []string
+	Runs   []sweepRun
+	Failed int
+}
+
+type sweepRun struct{ ID, Page, Status string }
+
+// sweepMeasure is one measure of one experiment, a cell per variant.
+type sweepMeasure struct {
+	Exp, Title, Unit string
+	Cells            []string
+}
+
+// stats are a measure's values over one variant's runs.
+type stats struct {
+	n              int
+	mean, min, max float64
+	missing        int
+}
+
+func (s stats) text(unit string) string {
+	if s.n == 0 {
+		return "not measured"
+	}
+	u := ""
+	if unit != "" {
+		u = " " + unit
+	}
+	t := fmt.Sprintf("%.3g%s", s.mean, u)
+	if s.n > 1 {
+		t = fmt.Sprintf("%.3g%s (%.3g–%.3g, %d runs)", s.mean, u, s.min, s.max, s.n)
+	}
+	if s.missing > 0 {
+		t += fmt.Sprintf("; not measured in %d", s.missing)
+	}
+	return t
+}
+
+// Sweep renders a sweep's page; swept names the swept variables (each
+// variant's Values in that order) and compare is the comparison page's
+// file name ("" when there is none).
+func Sweep(swept []string, vs []SweepVariant, compare string) ([]byte, error) {
+	v := &sweepView{Swept: swept, Compare: compare}
+	for _, sv := range vs {
+		row := sweepVariantView{Name: sv.Name, Values: sv.Values, Failed: sv.Failed}
+		for i, r := range sv.Records {
+			if v.Lab == "" {
+				v.Lab, v.Title = r.Lab.Name, r.Lab.Title
+			}
+			page := ""
+			if i < len(sv.Pages) {
+				page = sv.Pages[i]
+			}
+			row.Runs = append(row.Runs, sweepRun{ID: r.ID, Page: page, Status: r.Status})
+		}
+		v.Variants = append(v.Variants, row)
+	}
+	if v.Title == "" {
+		v.Title = v.Lab
+	}
+
+	// The measures, in the order the records list them.
+	type key struct{ exp, name string }
+	var order []key
+	meta := map[key]sweepMeasure{}
+	vals := map[key][]stats{}
+	for i, sv := range vs {
+		for _, r := range sv.Records {
+			for _, e := range r.Experiments {
+				for _, m := range e.Measures {
+					k := key{fmt.Sprintf("%02d %s", e.Number, e.Name), m.Name}
+					if _, ok := meta[k]; !ok {
+						order = append(order, k)
+						meta[k] = sweepMeasure{Exp: k.exp, Title: m.Title, Unit: m.Unit}
+						vals[k] = make([]stats, len(vs))
+					}
+					s := &vals[k][i]
+					if m.Value == nil {
+						s.missing++
+						continue
+					}
+					x := *m.Value
+					if s.n == 0 || x < s.min {
+						s.min = x
+					}
+					if s.n == 0 || x > s.max {
+						s.max = x
+					}
+					s.mean = (s.mean*float64(s.n) + x) / float64(s.n+1)
+					s.n++
+				}
+			}
+		}
+	}
+	xs, xLabel := sweepAxis(swept, vs)
+	for _, k := range order {
+		m := meta[k]
+		for _, s := range vals[k] {
+			m.Cells = append(m.Cells, s.text(m.Unit))
+		}
+		v.Measures = append(v.Measures, m)
+		c, ok, err := measureChart(m, vals[k], xs, xLabel)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			v.Charts = append(v.Charts, c)
+		}
+	}
+	dists, err := distributions(vs)
+	if err != nil {
+		return nil, err
+	}
+	v.Dists = dists
+	var b bytes.Buffer
+	err = tmpl.ExecuteTemplate(&b, "sweep", v)
+	return b.Bytes(), err
+}
+
+// sweepAxis places the variants on the x axis: at the value of the one
+// swept variable when every value is a number or a duration (seconds),
+// else at their position in the table.
+func sweepAxis(swept []string, vs []SweepVariant) ([]float64, string) {
+	xs := make([]float64, len(vs))
+	numeric := len(swept) == 1
+	unit := ""
+	for i, v := range vs {
+		if !numeric || len(v.Values) == 0 {
+			numeric = false
+			break
+		}
+		s := strings.Trim(v.Values[0], `"`)
+		if d, err := time.ParseDuration(s); err == nil {
+			xs[i], unit = d.Seconds(), " (s)"
+			continue
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			numeric = false
+			break
+		}
+		xs[i] = f
+	}
+	if numeric {
+		return xs, swept[0] + unit
+	}
+	for i := range xs {
+		xs[i] = float64(i + 1)
+	}
+	return xs, "variant (as in the table)"
+}
+
+// measureChart draws a measure against the swept variable: the mean of
+// each variant, and its least and greatest value when a variant ran more
+// than once. Fewer than two variants measured: no chart.
+func measureChart(m sweepMeasure, ss []stats, xs []float64, xLabel string) (chart, bool, error) {
+	var mean, lo, hi plotter.XYs
+	repeats := false
+	for i, s := range ss {
+		if s.n == 0 {
+			continue
+		}
+		mean = append(mean, plotter.XY{X: xs[i], Y: s.mean})
+		lo = append(lo, plotter.XY{X: xs[i], Y: s.min})
+		hi = append(hi, plotter.XY{X: xs[i], Y: s.max})
+		repeats = repeats || s.n > 1
+	}
+	if len(mean) < 2 {
+		return chart{}, false, nil
+	}
+	for _, xy := range []plotter.XYs{mean, lo, hi} {
+		sort.Slice(xy, func(i, j int) bool { return xy[i].X < xy[j].X })
+	}
+	y := m.Title
+	if m.Unit != "" {
+		y += " (" + m.Unit + ")"
+	}
+	lines := []line{{Name: "mean", XY: mean}}
+	if repeats {
+		lines = append(lines, line{Name: "least", XY: lo}, line{Name: "greatest", XY: hi})
+	}
+	c, err := lineChartX(fmt.Sprintf("%s: %s", m.Exp, m.Title), xLabel, y, lines, nil)
+	return c, true, err
+}
+
+// distributions overlays, for each compare step, every variant's
+// observed distribution (its first run's values, as a cumulative share)
+// and the distribution its producer declared: generator input against
+// what was observed, across the sweep.
+func distributions(vs []SweepVariant) ([]chart, error) {
+	type key struct{ exp, step string }
+	var order []key
+	lines := map[key][]line{}
+	titles := map[key]string{}
+	for _, sv := range vs {
+		if len(sv.Records) == 0 {
+			continue
+		}
+		for _, e := range sv.Records[0].Experiments {
+			for _, s := range e.Steps {
+				c := s.Compare
+				if c == nil || len(c.Values) < 2 || len(c.Bins) == 0 {
+					continue
+				}
+				k := key{fmt.Sprintf("%02d %s", e.Number, e.Name), s.Name}
+				if _, ok := lines[k]; !ok {
+					order = append(order, k)
+					x := c.Column
+					if c.Unit != "" {
+						x += " (" + c.Unit + ")"
+					}
+					titles[k] = x
+				}
+				lines[k] = append(lines[k],
+					line{Name: sv.Name + " observed", XY: observedCDF(c.Values)},
+					line{Name: sv.Name + " declared", XY: declaredCDF(c.Bins)})
+			}
+		}
+	}
+	var out []chart
+	for _, k := range order {
+		if len(lines[k]) < 4 {
+			continue // one variant: its own page shows it
+		}
+		c, err := lineChartX(fmt.Sprintf("%s / %s: observed and declared, per variant", k.exp, k.step), titles[k], "share of values at most x", lines[k], nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// observedCDF is the empirical distribution of the values: at each value,
+// the share of values at most it.
+func observedCDF(values []float64) plotter.XYs {
+	v := append([]float64(nil), values...)
+	sort.Float64s(v)
+	xy := make(plotter.XYs, 0, len(v))
+	for i, x := range v {
+		if i+1 < len(v) && v[i+1] == x {
+			continue
+		}
+		xy = append(xy, plotter.XY{X: x, Y: float64(i+1) / float64(len(v))})
+	}
+	return xy
+}
+
+// declaredCDF is the declared distribution at the bins' edges.
+func declaredCDF(bins []record.Bin) plotter.XYs {
+	total := 0.0
+	for _, b := range bins {
+		total += b.Declared
+	}
+	if total <= 0 || math.IsNaN(total) {
+		return nil
+	}
+	xy := plotter.XYs{{X: bins[0].Lo, Y: 0}}
+	sum := 0.0
+	for _, b := range bins {
+		sum += b.Declared
+		xy = append(xy, plotter.XY{X: b.Hi, Y: sum / total})
+	}
+	return xy
+}
