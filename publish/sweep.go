@@ -54,8 +54,8 @@ type sweepRun struct{ ID, Page, Status string }
 
 // sweepMeasure is one measure of one experiment, a cell per variant.
 type sweepMeasure struct {
-	Exp, Title, Unit string
-	Cells            []string
+	Exp, Name, Title, Unit string
+	Cells                  []string
 }
 
 // stats are a measure's values over one variant's runs.
@@ -118,7 +118,7 @@ func Sweep(swept []string, vs []SweepVariant, compare string) ([]byte, error) {
 					k := key{fmt.Sprintf("%02d %s", e.Number, e.Name), m.Name}
 					if _, ok := meta[k]; !ok {
 						order = append(order, k)
-						meta[k] = sweepMeasure{Exp: k.exp, Title: m.Title, Unit: m.Unit}
+						meta[k] = sweepMeasure{Exp: k.exp, Name: m.Name, Title: m.Title, Unit: m.Unit}
 						vals[k] = make([]stats, len(vs))
 					}
 					s := &vals[k][i]
@@ -218,7 +218,9 @@ func measureChart(m sweepMeasure, ss []stats, xs []float64, xLabel string) (char
 	for _, xy := range []plotter.XYs{mean, lo, hi} {
 		sort.Slice(xy, func(i, j int) bool { return xy[i].X < xy[j].X })
 	}
-	y := m.Title
+	// The measure's name on the axis and in the title; its title (a
+	// sentence) heads the table's row.
+	y := m.Name
 	if m.Unit != "" {
 		y += " (" + m.Unit + ")"
 	}
@@ -226,7 +228,7 @@ func measureChart(m sweepMeasure, ss []stats, xs []float64, xLabel string) (char
 	if repeats {
 		lines = append(lines, line{Name: "least", XY: lo}, line{Name: "greatest", XY: hi})
 	}
-	c, err := lineChartX(fmt.Sprintf("%s: %s", m.Exp, m.Title), xLabel, y, lines, nil)
+	c, err := lineChartX(fmt.Sprintf("%s: %s", m.Exp, m.Name), xLabel, y, lines, nil)
 	return c, true, err
 }
 

@@ -41,7 +41,7 @@ func TestSweepPage(t *testing.T) {
 	for _, want := range []string{
 		"payment → ClickHouse", "3 s (2–4, 2 runs)", "9 s",
 		"1 run(s) failed without a record", `href="compare.html"`, `href="a-2.html"`,
-		"payment_delay (s)", "observed and declared, per variant",
+		"payment_delay (s)", "observed and declared, per variant", "06 worker_recovery: lag",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the sweep page lacks %q", want)
