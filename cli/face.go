@@ -69,8 +69,6 @@ type runFace struct {
 	stack       *record.Stack
 	// submit: labgen submits the streaming jobs (no operator does).
 	submit bool
-	// checked: the face ran the engine check itself, at its moment.
-	checked bool
 	// exits and versions feed the record's head (nil: none).
 	exits    func(time.Time) []string
 	versions []record.Version
@@ -172,7 +170,6 @@ func (f composeFace) ForRun(ctx context.Context, env *Env, rs runSetup) (*runFac
 			if err := rs.check(ctx); err != nil {
 				return nil, err
 			}
-			rf.checked = true
 		}
 		if err := composeUp(ctx, env, comp, compose.UpOptions{}); err != nil {
 			return nil, err
@@ -222,7 +219,6 @@ func (f nativeFace) ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace
 		if err := nativeUp(ctx, env, f.dir, 15*time.Minute, rs.check); err != nil {
 			return nil, err
 		}
-		rf.checked = rs.check != nil
 	}
 	rf.services, rf.servicesErr, rf.stack = nativeServices(f.dir)
 	rf.exits = stackExits(f.dir, true)

@@ -264,7 +264,6 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	if rf.close != nil {
 		defer rf.close()
 	}
-	checked = checked || rf.checked
 	submit := rc.submit && rf.submit
 	// Endpoints follow the stack that runs (the native ClickHouse speaks
 	// HTTP only), unless flags said otherwise.

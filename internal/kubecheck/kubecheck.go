@@ -223,7 +223,7 @@ func (c *Checker) Check(obj map[string]any) []error {
 
 func (v *crdVersion) check(obj map[string]any) []error {
 	var errs []error
-	copied := deepCopy(obj).(map[string]any)
+	copied := DeepCopy(obj).(map[string]any)
 	opts := structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}
 	for _, p := range pruning.PruneWithOptions(copied, v.structural, true, opts) {
 		errs = append(errs, fmt.Errorf("unknown field %q", p))
@@ -289,18 +289,20 @@ func unknownFields(s *spec.Schema, v any, path string) []string {
 	return out
 }
 
-func deepCopy(v any) any {
+// DeepCopy copies a decoded object (maps and slices all the way down),
+// so that a test can mutate the copy.
+func DeepCopy(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			out[k] = deepCopy(e)
+			out[k] = DeepCopy(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = deepCopy(e)
+			out[i] = DeepCopy(e)
 		}
 		return out
 	}

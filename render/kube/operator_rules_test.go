@@ -157,7 +157,7 @@ func TestOperatorRules(t *testing.T) {
 					errs = flinkOperatorRules(o)
 					if _, isJob := at(o, "spec")["job"]; isJob {
 						for _, key := range []string{"state.checkpoints.dir", "state.savepoints.dir"} {
-							mutated := deepCopyObj(o)
+							mutated := kubecheck.DeepCopy(o).(map[string]any)
 							delete(at(mutated, "spec", "flinkConfiguration"), key)
 							if len(flinkOperatorRules(mutated)) == 0 {
 								t.Errorf("%s without %s passes the rules: they check nothing", objName(o), key)
@@ -173,26 +173,4 @@ func TestOperatorRules(t *testing.T) {
 			}
 		})
 	}
-}
-
-func deepCopyObj(o map[string]any) map[string]any {
-	var copyAny func(v any) any
-	copyAny = func(v any) any {
-		switch v := v.(type) {
-		case map[string]any:
-			out := map[string]any{}
-			for k, x := range v {
-				out[k] = copyAny(x)
-			}
-			return out
-		case []any:
-			out := make([]any, len(v))
-			for i, x := range v {
-				out[i] = copyAny(x)
-			}
-			return out
-		}
-		return v
-	}
-	return copyAny(o).(map[string]any)
 }
