@@ -131,9 +131,19 @@ func connectorJars(l *schemas.Lab) ([]Jar, error) {
 	}
 	minor := flinkMinor(s.Flink.Version)
 	var out []Jar
-	var missing []string
+	var missing, twice []string
 	add := func(dir, group, artifact, version string) {
 		j := Jar{Group: group, Artifact: artifact, Version: version, Dir: dir}
+		// Fluss' lake and a paimon block both want paimon-flink: one
+		// Flink holds one release of it.
+		for _, o := range out {
+			if o.Group == group && o.Artifact == artifact {
+				if o.Version != version {
+					twice = append(twice, fmt.Sprintf("%s:%s in %s and %s", group, artifact, o.Version, version))
+				}
+				return
+			}
+		}
 		j.SHA256 = jarSHA256[j.Coordinates()]
 		if j.SHA256 == "" {
 			missing = append(missing, j.Coordinates())
@@ -173,10 +183,16 @@ func connectorJars(l *schemas.Lab) ([]Jar, error) {
 	if s.Iceberg != nil {
 		add("lib", "org.apache.iceberg", "iceberg-flink-runtime-"+minor, s.Iceberg.Version)
 	}
-	if s.Fluss != nil || s.Iceberg != nil {
+	if s.Paimon != nil {
+		add("lib", "org.apache.paimon", "paimon-flink-"+minor, s.Paimon.Version)
+	}
+	if s.HasLakes() {
 		add("lib", "org.apache.hadoop", "hadoop-client-api", hadoopVersion)
 		add("lib", "org.apache.hadoop", "hadoop-client-runtime", hadoopVersion)
 		add("lib", "commons-logging", "commons-logging", commonsLoggingVersion)
+	}
+	if len(twice) > 0 {
+		return nil, fmt.Errorf("the stack needs two releases of %s (the paimon block's version and Fluss's lake_version must agree)", strings.Join(twice, ", "))
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("no sha256 is pinned for %s; labgen adds only jars whose checksum it knows (see render/connectors.go)", strings.Join(missing, ", "))

@@ -24,7 +24,8 @@ type Face struct {
 	Kafka string
 	// Fluss is the Fluss coordinator's address for Flink.
 	Fluss string
-	// Warehouse holds the lake warehouses (iceberg/, paimon/, fluss/).
+	// Warehouse holds the lake warehouses (iceberg/, paimon/, fluss/,
+	// paimon-direct/: schemas.LakeKind.Warehouse).
 	Warehouse string
 	// MariaDB says the MySQL is MariaDB, whose CREATE USER knows no
 	// IDENTIFIED WITH … BY (the native stack: no MySQL 8 server is to be
@@ -41,8 +42,10 @@ func (f Face) PostgresHostPort() (host, port string) {
 	return host, port
 }
 
-// IcebergWarehouse is the Iceberg hadoop catalog's warehouse URI.
-func (f Face) IcebergWarehouse() string { return "file://" + f.Warehouse + "/iceberg" }
+// LakeWarehouse is the warehouse URI of a lake store kind's catalog.
+func (f Face) LakeWarehouse(k *schemas.LakeKind) string {
+	return "file://" + f.Warehouse + "/" + k.Warehouse
+}
 
 // PaimonWarehouse is the Paimon warehouse Fluss tiers into.
 func (f Face) PaimonWarehouse() string { return f.Warehouse + "/paimon" }

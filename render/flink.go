@@ -106,20 +106,8 @@ func flinkInterval(d string) string {
 	return fmt.Sprintf("INTERVAL '%d.%03d' SECOND", dur/1e9, dur%1e9/1e6)
 }
 
-// flinkDuration turns "1h" into Flink's "1 h" style; Flink also reads Go's
-// "10s" and "5m", but not "1h30m".
-func flinkDuration(d string) string {
-	dur := schemas.ParseDuration(d)
-	switch {
-	case dur%3600e9 == 0:
-		return fmt.Sprintf("%d h", dur/3600e9)
-	case dur%60e9 == 0:
-		return fmt.Sprintf("%d min", dur/60e9)
-	case dur%1e9 == 0:
-		return fmt.Sprintf("%d s", dur/1e9)
-	}
-	return fmt.Sprintf("%d ms", dur/1e6)
-}
+// flinkDuration is schemas.FlinkDuration.
+func flinkDuration(d string) string { return schemas.FlinkDuration(d) }
 
 // flinkJob renders one job: settings, the definitions of what it reads and
 // writes, then its query inserted into every Flink-reachable store of the
@@ -143,6 +131,16 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 		set("table.dml-sync", "true")
 	} else {
 		set("table.exec.state.ttl", flinkDuration(l.Stack.Flink.StateTTL))
+	}
+	if out := l.Table(j.Writes); out != nil {
+		for _, s := range schemas.FlinkSinks(out) {
+			if lake := schemas.LakeOf(s.Kind); lake != nil && len(lake.JobSettings) > 0 {
+				fmt.Fprintf(&b, "-- %s\n", lake.WhySettings)
+				for i := 0; i+1 < len(lake.JobSettings); i += 2 {
+					set(lake.JobSettings[i], lake.JobSettings[i+1])
+				}
+			}
+		}
 	}
 	for _, s := range j.Settings {
 		set(s.Key, s.Value)
@@ -189,19 +187,20 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 			postgresSource(&b, l, j, t, face)
 		case kind == schemas.StoreKafka:
 			kafkaTable(&b, j, t, source, face)
-		case kind == schemas.StoreFluss || kind == schemas.StoreIceberg:
+		case schemas.IsLake(kind):
 			// Lake tables are created once, by lake_tables.sql: Fluss
 			// refuses CREATE TABLE IF NOT EXISTS once the table's Paimon
 			// table holds data, so a job only opens the catalog.
 			s := t.Store(kind)
+			lake := schemas.LakeOf(kind)
 			if !catalogs[kind] {
 				catalogs[kind] = true
 				b.WriteString("\n")
-				lakeCatalog(&b, l, kind, face)
+				lakeCatalog(&b, l, lake, face)
 			}
 			if db := kind + ":" + s.Database; !catalogs[db] {
 				catalogs[db] = true
-				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", lakeCatalogName(kind), quoteFlink(s.Database))
+				fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", lake.Catalog, quoteFlink(s.Database))
 			}
 			fmt.Fprintf(&b, "-- %s is created by lake_tables.sql.\n", sinkName(t, s))
 		}
@@ -319,24 +318,10 @@ func jdbcSource(b *strings.Builder, t *schemas.Table, s *schemas.Store, face Fac
 	))
 }
 
-// lakeCatalogName is the catalog of a lake store kind.
-func lakeCatalogName(kind string) string {
-	if kind == schemas.StoreFluss {
-		return schemas.FlussCatalog
-	}
-	return schemas.IcebergCatalog
-}
-
 // lakeCatalog writes the CREATE CATALOG of a lake store kind.
-func lakeCatalog(b *strings.Builder, l *schemas.Lab, kind string, face Face) {
-	if kind == schemas.StoreFluss {
-		fmt.Fprintf(b, "-- Fluss, tiered into %s by the tiering service.\n", l.Stack.Fluss.Lake)
-		fmt.Fprintf(b, "CREATE CATALOG %s %s;\n", schemas.FlussCatalog, withOptions("type", "fluss", "bootstrap.servers", face.Fluss))
-		return
-	}
-	b.WriteString("-- Iceberg, a hadoop catalog on the shared warehouse volume; commits on checkpoints.\n")
-	fmt.Fprintf(b, "CREATE CATALOG %s %s;\n", schemas.IcebergCatalog, withOptions(
-		"type", "iceberg", "catalog-type", l.Stack.Iceberg.Catalog, "warehouse", face.IcebergWarehouse(), "property-version", "1"))
+func lakeCatalog(b *strings.Builder, l *schemas.Lab, k *schemas.LakeKind, face Face) {
+	fmt.Fprintf(b, "-- %s\n", k.CatalogWhy(l.Stack))
+	fmt.Fprintf(b, "CREATE CATALOG %s %s;\n", k.Catalog, withOptions(k.CatalogOptions(l.Stack, face.LakeWarehouse(k), face.Fluss)...))
 }
 
 // LakeTableMarker starts the comment line above each CREATE TABLE of
@@ -353,12 +338,13 @@ type lakeTable struct {
 	s *schemas.Store
 }
 
-// lakeTables lists the lake stores of the lab's tables, Fluss first.
+// lakeTables lists the lake stores of the lab's tables, by kind in the
+// registry's order (Fluss first).
 func lakeTables(l *schemas.Lab) []lakeTable {
 	var out []lakeTable
-	for _, kind := range []string{schemas.StoreFluss, schemas.StoreIceberg} {
+	for _, k := range schemas.LakeKinds() {
 		for _, t := range l.Tables {
-			if s := t.Store(kind); s != nil {
+			if s := t.Store(k.Kind); s != nil {
 				out = append(out, lakeTable{t, s})
 			}
 		}
@@ -370,7 +356,7 @@ func lakeTables(l *schemas.Lab) []lakeTable {
 func LakeTableNames(l *schemas.Lab) []string {
 	var out []string
 	for _, x := range lakeTables(l) {
-		out = append(out, lakeCatalogName(x.s.Kind)+"."+x.s.Database+"."+x.s.Name)
+		out = append(out, schemas.LakeOf(x.s.Kind).Catalog+"."+x.s.Database+"."+x.s.Name)
 	}
 	return out
 }
@@ -394,25 +380,21 @@ func flinkLakeTables(l *schemas.Lab, face Face) []byte {
 `)
 	done := map[string]bool{}
 	for _, x := range tables {
+		lake := schemas.LakeOf(x.s.Kind)
 		if !done[x.s.Kind] {
 			done[x.s.Kind] = true
 			b.WriteString("\n")
-			lakeCatalog(&b, l, x.s.Kind, face)
+			lakeCatalog(&b, l, lake, face)
 		}
 		if db := x.s.Kind + ":" + x.s.Database; !done[db] {
 			done[db] = true
-			fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", lakeCatalogName(x.s.Kind), quoteFlink(x.s.Database))
+			fmt.Fprintf(&b, "CREATE DATABASE IF NOT EXISTS %s.%s;\n", lake.Catalog, quoteFlink(x.s.Database))
 		}
 	}
 	for _, x := range tables {
-		var opts []string
-		if x.s.Kind == schemas.StoreFluss {
-			opts = []string{"table.datalake.enabled", "true", "table.datalake.freshness", flinkDuration(l.Stack.Fluss.Freshness)}
-		} else {
-			opts = []string{"format-version", "2", "write.upsert.enabled", "true"}
-		}
-		fmt.Fprintf(&b, "\n%s%s.%s.%s\n", LakeTableMarker, lakeCatalogName(x.s.Kind), x.s.Database, x.s.Name)
-		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s %s\n%s;\n", sinkName(x.t, x.s), flinkColumns(x.t, x.s.Kind), withOptions(opts...))
+		lake := schemas.LakeOf(x.s.Kind)
+		fmt.Fprintf(&b, "\n%s%s.%s.%s\n", LakeTableMarker, lake.Catalog, x.s.Database, x.s.Name)
+		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s %s\n%s;\n", sinkName(x.t, x.s), flinkColumns(x.t, x.s.Kind), withOptions(lake.TableOptions(l.Stack)...))
 	}
 	return []byte(b.String())
 }
@@ -420,11 +402,8 @@ func flinkLakeTables(l *schemas.Lab, face Face) []byte {
 // sinkName is how a job's SQL names a store of t it writes: lake tables
 // through their catalogs, the Kafka store by the table's name.
 func sinkName(t *schemas.Table, s *schemas.Store) string {
-	switch s.Kind {
-	case schemas.StoreFluss:
-		return schemas.FlussCatalog + "." + quoteFlink(s.Database) + "." + quoteFlink(s.Name)
-	case schemas.StoreIceberg:
-		return schemas.IcebergCatalog + "." + quoteFlink(s.Database) + "." + quoteFlink(s.Name)
+	if lake := schemas.LakeOf(s.Kind); lake != nil {
+		return lake.Catalog + "." + quoteFlink(s.Database) + "." + quoteFlink(s.Name)
 	}
 	return quoteFlink(t.Name)
 }

@@ -52,9 +52,8 @@ type Target func(l *schemas.Lab, files Files) (Files, error)
 const (
 	// Where the lake warehouses live in the Flink and Fluss containers
 	// (one shared volume).
-	WarehouseDir     = "/warehouse"
-	IcebergWarehouse = "file:///warehouse/iceberg"
-	PaimonWarehouse  = "/warehouse/paimon"
+	WarehouseDir    = "/warehouse"
+	PaimonWarehouse = "/warehouse/paimon"
 	// KafkaInternal is the listener containers use.
 	KafkaInternal = schemas.KafkaInternal
 	// FlussBootstrap is the Fluss coordinator's address for Flink.

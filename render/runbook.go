@@ -256,17 +256,8 @@ func cell(s string) string {
 }
 
 func storeLabel(l *schemas.Lab, s *schemas.Store) string {
-	switch s.Kind {
-	case schemas.StoreMySQL:
-		return fmt.Sprintf("MySQL `%s.%s`", s.Database, s.Name)
-	case schemas.StoreKafka:
-		return fmt.Sprintf("Kafka topic `%s`", s.Name)
-	case schemas.StoreClickHouse:
-		return fmt.Sprintf("ClickHouse `%s.%s`", s.Database, s.Name)
-	case schemas.StoreFluss:
-		return fmt.Sprintf("Fluss `%s.%s` (tiered into %s)", s.Database, s.Name, l.Stack.Fluss.Lake)
-	case schemas.StoreIceberg:
-		return fmt.Sprintf("Iceberg `%s.%s`", s.Database, s.Name)
+	if k := schemas.StoreKindOf(s.Kind); k != nil {
+		return k.Place(l.Stack, s)
 	}
 	return s.Kind
 }
@@ -287,17 +278,8 @@ func mermaid(l *schemas.Lab) string {
 		}
 	}
 	label := func(s *schemas.Store) string {
-		switch s.Kind {
-		case schemas.StoreMySQL:
-			return "MySQL " + s.Name
-		case schemas.StoreKafka:
-			return "Kafka " + s.Name
-		case schemas.StoreClickHouse:
-			return "ClickHouse " + s.Database + "." + s.Name
-		case schemas.StoreFluss:
-			return "Fluss " + s.Name + " + " + l.Stack.Fluss.Lake
-		case schemas.StoreIceberg:
-			return "Iceberg " + s.Name
+		if k := schemas.StoreKindOf(s.Kind); k != nil {
+			return k.Node(l.Stack, s)
 		}
 		return s.Name
 	}

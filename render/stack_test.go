@@ -962,3 +962,29 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestOnePaimonRelease: Fluss tiering into Paimon and a paimon block share
+// the paimon-flink jar; the image gets it once, and two releases of it are
+// an error rather than two jars on Flink's class path.
+func TestOnePaimonRelease(t *testing.T) {
+	count := func(jars []Jar) int {
+		n := 0
+		for _, j := range jars {
+			if strings.HasPrefix(j.Artifact, "paimon-flink-") {
+				n++
+			}
+		}
+		return n
+	}
+	l := stackLab(t, nil, func(l *schemas.Lab) {
+		l.Stack.Paimon = &schemas.Paimon{Version: l.Stack.Fluss.LakeVersion, Database: "lab"}
+	})
+	jars, err := connectorJars(l)
+	if err != nil || count(jars) != 1 {
+		t.Fatalf("fluss and paimon at one release: %d paimon-flink jars, %v", count(jars), err)
+	}
+	l.Stack.Paimon.Version = "1.2.0"
+	if _, err := connectorJars(l); err == nil || !strings.Contains(err.Error(), "two releases of org.apache.paimon:paimon-flink-1.20") {
+		t.Errorf("two releases: %v", err)
+	}
+}

@@ -53,7 +53,7 @@ func streamLab(l *schemas.Lab, st *stack) ([]byte, error) {
 		Kafka:         s.Kafka != nil,
 		ClickHouse:    s.ClickHouse != nil,
 		Flink:         s.Flink != nil,
-		LakeFiles:     s.Flink != nil && (s.Fluss != nil || s.Iceberg != nil),
+		LakeFiles:     s.Flink != nil && s.HasLakes(),
 		BatchLakes:    s.Flink != nil && len(lakeTables(l)) > 0 && len(l.AvailableJobs(schemas.ModeBatch)) > 0,
 	}
 	if s.MySQL != nil {

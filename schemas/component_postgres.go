@@ -77,10 +77,6 @@ func (l *Lab) SourceStore() string {
 	return ""
 }
 
-// IsSourceStore tells whether a store kind is a source database (one the
-// producer writes and Flink reads through CDC).
-func IsSourceStore(kind string) bool { return kind == StoreMySQL || kind == StorePostgres }
-
 // Postgres is the column type in PostgreSQL. It has no one-byte integer:
 // tinyint is SMALLINT.
 func (t LogicalType) Postgres() string {

@@ -172,7 +172,7 @@ type Image struct {
 // services; each is described in its own file (component_*.go).
 var ComponentRegistry = []*ComponentDesc{
 	mysqlComponent, postgresComponent, kafkaComponent, kafkaUIComponent, clickhouseComponent, flussComponent,
-	flinkComponent, icebergComponent, producerComponent, consoleComponent, batchLoopComponent,
+	flinkComponent, icebergComponent, paimonComponent, producerComponent, consoleComponent, batchLoopComponent,
 }
 
 // Components are the stack's blocks (see ComponentRegistry).

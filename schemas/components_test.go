@@ -43,7 +43,7 @@ func TestComponentRegistry(t *testing.T) {
 	if l.Stack.Has("kafka_ui") || len(l.StackImages()) != 2 {
 		t.Errorf("Kafka UI without Kafka: %v", l.StackImages())
 	}
-	if len(Components) != 10 || Component("postgres") == nil || Component("batch_loop") == nil || Component("") != nil {
+	if len(Components) != 11 || Component("postgres") == nil || Component("batch_loop") == nil || Component("") != nil {
 		t.Errorf("components %v", Components)
 	}
 }

@@ -184,17 +184,11 @@ func (l *Lab) SmokeChecks() []SmokeCheck {
 				if s.ClickHouse != nil {
 					out = append(out, SmokeCheck{Kind: SmokeRows, Store: st, Table: qualified(st), Name: "ClickHouse " + qualified(st) + " has rows"})
 				}
-			case StoreFluss:
-				if s.Fluss != nil {
+			default:
+				if k := StoreKindOf(st.Kind); k.Lake != nil && s.Has(k.Component) {
+					dir, pattern, name := k.Lake.Files(s, st)
 					out = append(out, SmokeCheck{Kind: SmokeLake, Store: st, Table: qualified(st),
-						Dir: "paimon/" + st.Database + ".db/" + st.Name + "/snapshot", Pattern: "snapshot-*",
-						Name: "Fluss " + qualified(st) + " is tiered into " + s.Fluss.Lake + " (a lake snapshot exists)"})
-				}
-			case StoreIceberg:
-				if s.Iceberg != nil {
-					out = append(out, SmokeCheck{Kind: SmokeLake, Store: st, Table: qualified(st),
-						Dir: "iceberg/" + st.Database + "/" + st.Name + "/data", Pattern: "*.parquet",
-						Name: "Iceberg " + qualified(st) + " has committed data files"})
+						Dir: k.Lake.Warehouse + "/" + dir, Pattern: pattern, Name: name})
 				}
 			}
 		}

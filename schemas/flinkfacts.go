@@ -15,10 +15,6 @@ func (l *Lab) AvailableJobs(mode string) []string {
 	return out
 }
 
-// HasLakes tells whether the stack keeps lake tables (Fluss/Paimon or
-// Iceberg) on the shared warehouse volume.
-func (s *Stack) HasLakes() bool { return s.Fluss != nil || s.Iceberg != nil }
-
 // FlinkMemory is the process size of the JobManager and of each
 // TaskManager in MiB. Without lakes no Iceberg or Paimon writer, no
 // tiering job and no bounded job runs in the TaskManager, so it is smaller.

@@ -15,7 +15,8 @@ import (
 )
 
 // Catalog names under which rendered Flink jobs see Fluss and Iceberg
-// tables; job queries name lake tables as <catalog>.<database>.<table>.
+// tables (Paimon's: PaimonCatalog); job queries name lake tables as
+// <catalog>.<database>.<table>.
 const (
 	FlussCatalog   = "fluss_catalog"
 	IcebergCatalog = "iceberg_catalog"
@@ -82,11 +83,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 		if t == nil || !contains(j.Reads, ref.table) {
 			continue
 		}
-		kind := StoreFluss
-		if ref.catalog == IcebergCatalog {
-			kind = StoreIceberg
-		}
-		j.Uses = append(j.Uses, StoreUse{kind, t.Name})
+		j.Uses = append(j.Uses, StoreUse{LakeByCatalog(ref.catalog).Kind, t.Name})
 	}
 	for i, r := range j.Reads {
 		t := d.lab.Table(r)
@@ -119,12 +116,12 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 				// mode refuses even with a bounded end offset ("only
 				// possible for INSERT-only table sources"). MySQL and
 				// PostgreSQL stores are read through JDBC instead of CDC.
-				d.errorf(readRanges[i], "Batch job reads an upsert topic", "Job %s runs in batch mode, but reads %s by its plain name, which is its Kafka store: an upsert topic, which Flink reads only as an unbounded changelog. Declare append_only = true in the kafka store of %s if every message is a new row, read a lake store (%s.<db>.%s or %s.<db>.%s), or make the job streaming.", name, r, r, FlussCatalog, r, IcebergCatalog, r)
+				d.errorf(readRanges[i], "Batch job reads an upsert topic", "Job %s runs in batch mode, but reads %s by its plain name, which is its Kafka store: an upsert topic, which Flink reads only as an unbounded changelog. Declare append_only = true in the kafka store of %s if every message is a new row, read a lake store (%s), or make the job streaming.", name, r, r, lakeNames(r, "or"))
 			}
 			j.Uses = append(j.Uses, StoreUse{src.Kind, r})
 		}
 		if !named {
-			d.warnf(readRanges[i], "Table read but not used", "Job %s reads %s, but its query never names it (as %s, %s.<db>.%s or %s.<db>.%s).", name, r, r, FlussCatalog, r, IcebergCatalog, r)
+			d.warnf(readRanges[i], "Table read but not used", "Job %s reads %s, but its query never names it (as %s, %s).", name, r, r, lakeNames(r, "or"))
 		}
 	}
 	sort.Slice(j.Uses, func(a, b int) bool { return j.Uses[a].Less(j.Uses[b]) })
@@ -133,11 +130,15 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 
 	if out != nil && len(FlinkSinks(out)) == 0 {
 		declared := false
-		for _, k := range []string{StoreKafka, StoreFluss, StoreIceberg} {
-			declared = declared || d.declaredStore(out, k)
+		var kinds []string
+		for _, k := range StoreRegistry {
+			if k.FlinkWrites {
+				kinds = append(kinds, k.Kind)
+				declared = declared || d.declaredStore(out, k.Kind)
+			}
 		}
 		if !declared {
-			d.errorf(at["writes"].Expr.Range(), "Table not writable by Flink", "Job %s writes %s, but the table has no kafka, fluss or iceberg store for Flink to write to.", name, out.Name)
+			d.errorf(at["writes"].Expr.Range(), "Table not writable by Flink", "Job %s writes %s, but the table has no %s store for Flink to write to.", name, out.Name, orList(kinds))
 		}
 	}
 	return j
@@ -153,17 +154,26 @@ func (d *decoder) declaredStore(t *Table, kind string) bool {
 func FlinkSinks(t *Table) []*Store {
 	var out []*Store
 	for _, s := range t.Stores {
-		switch s.Kind {
-		case StoreKafka, StoreFluss, StoreIceberg:
+		if StoreKindOf(s.Kind).FlinkWrites {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
+// lakeNames are the ways a query names table t's lake stores
+// ("fluss_catalog.<db>.t, … or paimon_catalog.<db>.t"), joined by and/or.
+func lakeNames(t, conj string) string {
+	var out []string
+	for _, c := range LakeCatalogs() {
+		out = append(out, c+".<db>."+t)
+	}
+	return joinList(out, conj)
+}
+
 type catalogRef struct{ catalog, db, table string }
 
-var catalogRefPattern = regexp.MustCompile("(?i)\\b(" + FlussCatalog + "|" + IcebergCatalog + ")\\s*\\.\\s*`?([a-z0-9_]+)`?\\s*\\.\\s*`?([a-z0-9_$]+)`?")
+var catalogRefPattern = regexp.MustCompile("(?i)\\b(" + strings.Join(LakeCatalogs(), "|") + ")\\s*\\.\\s*`?([a-z0-9_]+)`?\\s*\\.\\s*`?([a-z0-9_$]+)`?")
 
 // catalogRefs finds lake tables named in a query, in order of appearance.
 // `table$lake` reads only the lake part of a Fluss table; it is the same

@@ -56,6 +56,7 @@ type Stack struct {
 	ClickHouse *ClickHouse `json:"clickhouse,omitempty"`
 	Fluss      *Fluss      `json:"fluss,omitempty"`
 	Iceberg    *Iceberg    `json:"iceberg,omitempty"`
+	Paimon     *Paimon     `json:"paimon,omitempty"`
 	KafkaUI    *KafkaUI    `json:"kafka_ui,omitempty"`
 	Console    *Console    `json:"console,omitempty"`
 	BatchLoop  *BatchLoop  `json:"batch_loop,omitempty"`
@@ -77,6 +78,7 @@ const (
 	StoreClickHouse = "clickhouse"
 	StoreFluss      = "fluss"
 	StoreIceberg    = "iceberg"
+	StorePaimon     = "paimon"
 )
 
 // Table is one schema, declared once and rendered into each store's dialect.

@@ -91,8 +91,8 @@ func walk(parent string, h hcl.BlockHeaderSchema, missing *[]string) []*refNode 
 	case "table.store":
 		// One block per store kind, each with its own attributes.
 		var out []*refNode
-		for _, k := range storeKinds {
-			n := &refNode{path: path + "." + k, header: fmt.Sprintf("store %q", k), schema: storeSchemas[k]}
+		for _, k := range StoreRegistry {
+			n := &refNode{path: path + "." + k.Kind, header: fmt.Sprintf("store %q", k.Kind), schema: k.schema()}
 			n.children = walkBlocks(n.path, n.schema, missing)
 			out = append(out, n)
 		}

@@ -94,10 +94,10 @@ var refRun = map[string]string{
 
 	// job
 	"job": "A Flink SQL job: a `SELECT` whose rows labgen inserts into every store of the written table that Flink can " +
-		"write (kafka, fluss, iceberg). It is rendered as `sql/flink/NAME.sql`: `SET` statements, the definitions of the " +
+		"write (" + joinList(sinkKinds(), "and") + "). It is rendered as `sql/flink/NAME.sql`: `SET` statements, the definitions of the " +
 		"tables it reads and writes, then the inserts. A table named plainly in the query is read from its MySQL or " +
 		"PostgreSQL store (CDC; JDBC in a batch job) or else its Kafka store; a lake table is named " +
-		"`fluss_catalog.<database>.<table>` or `iceberg_catalog.<database>.<table>`. `labgen run` submits each streaming " +
+		lakeForms("database", "table", "or") + ". `labgen run` submits each streaming " +
 		"job that is not running through the SQL gateway before the experiments; batch jobs run in a `lab = \"batch\"` step " +
 		"(and in the stack's `batch_loop`). A job whose stores or Flink the stack leaves out is unavailable: it is not " +
 		"rendered or submitted, and the presets and experiments that need it are unavailable too.",
@@ -106,7 +106,7 @@ var refRun = map[string]string{
 		"batch job is bounded, runs with `table.dml-sync`, and may not read an upsert Kafka topic by its plain name (declare " +
 		"the store `append_only`, or read a lake store).",
 	"job.query": "A string: the job's Flink SQL `SELECT`, usually `file(\"jobs/NAME.sql\")`; a trailing `;` is dropped. " +
-		"The loader checks that every table it names is in `reads` (lake tables through the two catalogs only) and that its " +
+		"The loader checks that every table it names is in `reads` (lake tables through the lake catalogs only) and that its " +
 		"output columns, each named once, are exactly the written table's (a `*` skips this); it warns of output types " +
 		"Flink would not insert without a `CAST`, of bare reserved words and of a table read but never named.",
 	"job.reads": "A list of table references (`[table.orders, table.payments]`): the tables the query reads, whose " +
@@ -114,7 +114,7 @@ var refRun = map[string]string{
 	"job.settings": "A map of strings, rendered as `SET 'key' = 'value'` statements (sorted by key) after labgen's own " +
 		"(`execution.runtime-mode`, `pipeline.name`, `parallelism.default`, and `table.dml-sync` or `table.exec.state.ttl`).",
 	"job.writes": "A table reference (`table.dwd_order_wide`): the table the job's rows are inserted into, in every " +
-		"one of its kafka, fluss and iceberg stores. A table without any of these stores is an error.",
+		"one of its " + joinList(sinkKinds(), "and") + " stores. A table without any of these stores is an error.",
 
 	// preset
 	"preset": "A named read-only query: rendered as `sql/presets/ENGINE/NAME.sql`, offered in the console and listed in " +

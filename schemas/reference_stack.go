@@ -48,17 +48,17 @@ var refStack = map[string]string{
 	"components": "The [`stack`](#stack) block holds one block per component, each described under `stack` above. " +
 		"A lab runs what its stores, jobs and experiments use: a source database (`mysql` or `postgres`) for its " +
 		"producers to write and Flink to read through CDC, `flink` for any job, `kafka` for topics and `kafka` steps, " +
-		"`clickhouse` to serve, `fluss` and `iceberg` for lake tables; `kafka_ui`, `console` and `batch_loop` only " +
+		"`clickhouse` to serve, " + codeList(lakeComponents(), "and") + " for lake tables; `kafka_ui`, `console` and `batch_loop` only " +
 		"help people watch and run it. Of the labs in `labs/`, `orders` runs MySQL, Kafka, Flink, ClickHouse, Fluss and " +
 		"Iceberg (both switched by `var.lakes`), Kafka UI, the console and the batch loop; `sensors` runs MySQL, Kafka, " +
-		"Flink, ClickHouse and the console; `orders_pg` the same with PostgreSQL in place of MySQL. The producer has " +
+		"Flink, ClickHouse and the console; `orders_pg` the same with PostgreSQL in place of MySQL, and Paimon. The producer has " +
 		"no block: its service runs when the lab declares producers and the stack a source database.\n\n" +
 		"Every port a block names is on 127.0.0.1 only: compose publishes it there, and the native stack " +
 		"(`labgen up OUT --native`), which runs the same components as local processes, listens there; the ports " +
 		"compose keeps on its own network are fixed on the native stack (ZooKeeper 2181, Kafka's controller 9093, " +
 		"Fluss 9123 and 9124, Flink's RPC 6123 and blob server 6124). The table lists the compose services each " +
 		"block may run: `taskmanager` once per TaskManager (`taskmanager-2`, …), `tiering` only with Fluss, " +
-		"`batch-loop` only with Flink and a batch job the stack can run, and `iceberg` none.",
+		"`batch-loop` only with Flink and a batch job the stack can run, and " + codeList(serviceless(), "and") + " none.",
 
 	// lab
 	"lab": "Declares the lab: its name, the label, and what people read of it. A lab has exactly one `lab` block, in " +

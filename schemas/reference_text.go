@@ -12,7 +12,7 @@ package schemas
 // reference_stack.go (lab, variable, stack), reference_data.go (table,
 // producer, functions, types, stores) and reference_run.go (job, preset,
 // experiment, control, step kinds, expressions).
-var refText = mergeText(refStack, refData, refRun)
+var refText = mergeText(refStack, refData, refRun, storeDocs())
 
 // refDuplicates are keys described in more than one file.
 var refDuplicates []string

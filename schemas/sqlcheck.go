@@ -172,8 +172,8 @@ func (d *decoder) checkJobQuery(j *Job, src *sqlSource, out *Table) {
 			}
 		case 3:
 			cat := strings.ToLower(ref.Parts[0])
-			if cat != FlussCatalog && cat != IcebergCatalog {
-				d.errorf(rng, "Query reads an unknown catalog", "Job %s names %s; the rendered job has only %s and %s besides plain table names.", j.Name, strings.Join(ref.Parts, "."), FlussCatalog, IcebergCatalog)
+			if LakeByCatalog(cat) == nil {
+				d.errorf(rng, "Query reads an unknown catalog", "Job %s names %s; the rendered job has only %s besides plain table names.", j.Name, strings.Join(ref.Parts, "."), joinList(LakeCatalogs(), "and"))
 				continue
 			}
 			t, _, _ := strings.Cut(name, "$")
@@ -181,7 +181,7 @@ func (d *decoder) checkJobQuery(j *Job, src *sqlSource, out *Table) {
 				d.errorf(rng, "Query reads an undeclared table", "The query of job %s names %s.%s.%s; add table.%s to reads (and declare the table) so its definition is rendered.", j.Name, ref.Parts[0], ref.Parts[1], ref.Parts[2], t)
 			}
 		default:
-			d.errorf(rng, "Query reads an unknown catalog", "Job %s names %s; write a read table by its plain name or as %s.<db>.<table> / %s.<db>.<table>.", j.Name, strings.Join(ref.Parts, "."), FlussCatalog, IcebergCatalog)
+			d.errorf(rng, "Query reads an unknown catalog", "Job %s names %s; write a read table by its plain name or as %s.", j.Name, strings.Join(ref.Parts, "."), lakeNames("<table>", "or"))
 		}
 	}
 

@@ -398,9 +398,12 @@ type WaitStep struct {
 }
 
 // orList joins words as "a, b, c or d".
-func orList(xs []string) string {
+func orList(xs []string) string { return joinList(xs, "or") }
+
+// joinList joins words as "a, b, c conj d".
+func joinList(xs []string, conj string) string {
 	if len(xs) < 2 {
 		return strings.Join(xs, "")
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+	return strings.Join(xs[:len(xs)-1], ", ") + " " + conj + " " + xs[len(xs)-1]
 }

@@ -28,26 +28,6 @@ var columnSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "type", Required: true}, {Name: "nullable"}, {Name: "description"}},
 }
 
-var storeSchemas = map[string]*hcl.BodySchema{
-	StoreMySQL: {
-		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "processing_time"}, {Name: "append_only"}},
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
-	},
-	StorePostgres: {
-		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "processing_time"}},
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
-	},
-	StoreKafka: {
-		Attributes: []hcl.AttributeSchema{{Name: "topic"}, {Name: "partitions"}, {Name: "processing_time"}, {Name: "append_only"}},
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "event_time"}},
-	},
-	StoreClickHouse: {Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "version"}, {Name: "ingest"}}},
-	StoreFluss:      {Attributes: []hcl.AttributeSchema{{Name: "name"}}},
-	StoreIceberg:    {Attributes: []hcl.AttributeSchema{{Name: "name"}}},
-}
-
-var storeKinds = []string{StoreMySQL, StorePostgres, StoreKafka, StoreClickHouse, StoreFluss, StoreIceberg}
-
 func (d *decoder) decodeTable(b *hcl.Block) *Table {
 	name := b.Labels[0]
 	if !d.checkName(name, b.LabelRanges[0], "table") {
@@ -129,8 +109,8 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 	seen := map[string]hcl.Range{}
 	for _, sb := range stores {
 		kind := sb.Labels[0]
-		schema, ok := storeSchemas[kind]
-		if !ok {
+		sk := StoreKindOf(kind)
+		if sk == nil {
 			d.errorf(sb.LabelRanges[0], "Unknown store", "A table can be stored in %s, not %q.", quoteList(storeKinds), kind)
 			continue
 		}
@@ -139,7 +119,7 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 			continue
 		}
 		seen[kind] = sb.DefRange
-		sc, diags := sb.Body.Content(schema)
+		sc, diags := sb.Body.Content(sk.schema())
 		d.diags = append(d.diags, diags...)
 		s := &Store{Kind: kind, Name: name, DeclRange: sb.DefRange}
 		if n := d.identifier(sc.Attributes["name"]); n != "" {
@@ -152,39 +132,11 @@ func (d *decoder) decodeTable(b *hcl.Block) *Table {
 			}
 			continue
 		}
-		if IsSourceStore(kind) || kind == StoreKafka {
+		if sk.Timed {
 			s.Time = d.decodeTime(t, cols, sc.Blocks, sc.Attributes["processing_time"], t.Time)
 		}
 		s.AppendOnly = d.boolean(sc.Attributes["append_only"], false)
-		switch kind {
-		case StoreMySQL:
-			s.Database = d.lab.Stack.MySQL.Database
-		case StorePostgres:
-			s.Database = d.lab.Stack.Postgres.Database
-		case StoreKafka:
-			s.Name = d.topic(sc.Attributes["topic"], name)
-			s.Partitions = d.atLeast(sc.Attributes["partitions"], 1, 1)
-		case StoreClickHouse:
-			s.Database = d.lab.Stack.ClickHouse.Database
-			if va := sc.Attributes["version"]; va != nil {
-				s.Version = d.str(va)
-				c, ok := cols[s.Version]
-				switch {
-				case !ok:
-					d.errorf(va.Expr.Range(), "Unknown version column", "Table %s has no column %q to use as the ReplacingMergeTree version.%s", name, s.Version, columnHint(t, s.Version))
-				case c.Type.Kind != "" && !(c.Type.IsInteger() || c.Type.Kind == TypeTimestamp || c.Type.Kind == TypeDate):
-					d.errorf(va.Expr.Range(), "Invalid version column", "The version column must be an integer, date or timestamp; %q is %s.", s.Version, c.Type)
-				}
-			}
-			s.Ingest = d.oneOf(sc.Attributes["ingest"], "", StoreKafka, "none")
-			if s.Ingest == "none" {
-				s.Ingest = ""
-			}
-		case StoreFluss:
-			s.Database = d.lab.Stack.Fluss.Database
-		case StoreIceberg:
-			s.Database = d.lab.Stack.Iceberg.Database
-		}
+		sk.decode(d, s, sc, t, cols)
 		// Two tables in one place would overwrite each other's rows.
 		where := kind + " " + s.Database + "." + s.Name
 		if prev, ok := d.storeOwners[where]; ok && prev.table != name {

@@ -406,7 +406,7 @@ func (r *renderer) sharedStorage() error {
 	if r.l.Stack.Flink != nil {
 		objs = append(objs, pvc(CheckpointPVC, "5Gi"))
 	}
-	if r.l.Stack.Fluss != nil || r.l.Stack.Iceberg != nil {
+	if r.l.Stack.HasLakes() {
 		objs = append(objs, pvc(WarehousePVC, "10Gi"))
 	}
 	if len(objs) == 0 {

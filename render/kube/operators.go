@@ -201,7 +201,7 @@ func (r *renderer) flinkPod(wait M) M {
 	}
 	mounts := []any{M{"name": "checkpoints", "mountPath": render.CheckpointDir}}
 	vols := []any{M{"name": "checkpoints", "persistentVolumeClaim": M{"claimName": CheckpointPVC}}}
-	if r.l.Stack.Fluss != nil || r.l.Stack.Iceberg != nil {
+	if r.l.Stack.HasLakes() {
 		mounts = append(mounts, M{"name": "warehouse", "mountPath": render.WarehouseDir})
 		vols = append(vols, M{"name": "warehouse", "persistentVolumeClaim": M{"claimName": WarehousePVC}})
 	}
@@ -400,7 +400,7 @@ func (r *renderer) gateway() error {
 		"readinessProbe": M{"httpGet": M{"path": "/v1/info", "port": 8083}, "periodSeconds": 5, "failureThreshold": 24},
 	}
 	pod := M{"containers": []any{c}}
-	if r.l.Stack.Fluss != nil || r.l.Stack.Iceberg != nil {
+	if r.l.Stack.HasLakes() {
 		// As in compose: catalogs opened in a gateway session (Iceberg's
 		// hadoop catalog) read and write the shared warehouse.
 		c["volumeMounts"] = []any{M{"name": "warehouse", "mountPath": render.WarehouseDir}}

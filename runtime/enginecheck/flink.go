@@ -66,7 +66,11 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 		defer done()
 		face.Warehouse = dir
 	} else {
-		fc.skip[schemas.IcebergCatalog] = fmt.Sprintf("the SQL gateway at %s is not on this machine, so its Iceberg catalog cannot be given a scratch warehouse", opt.Gateway)
+		for _, k := range schemas.LakeKinds() {
+			if k.Lake.OwnWarehouse {
+				fc.skip[k.Lake.Catalog] = fmt.Sprintf("the SQL gateway at %s is not on this machine, so its %s catalog cannot be given a scratch warehouse", opt.Gateway, k.Title)
+			}
+		}
 	}
 	if lab.Stack.Fluss != nil {
 		if err := dial(ctx, face.Fluss); err != nil {
@@ -155,12 +159,19 @@ var (
 // mentionsCatalog is the lake catalog a statement names, if any.
 func mentionsCatalog(text string) string {
 	low := strings.ToLower(text)
-	for _, c := range []string{schemas.FlussCatalog, schemas.IcebergCatalog} {
+	for _, c := range schemas.LakeCatalogs() {
 		if strings.Contains(low, strings.ToLower(c)) {
 			return c
 		}
 	}
 	return ""
+}
+
+// inLabService tells whether a catalog is a lake kept by a service of
+// the lab (Fluss) rather than in the (scratch) warehouse.
+func inLabService(catalog string) bool {
+	k := schemas.LakeByCatalog(catalog)
+	return k != nil && !k.Lake.OwnWarehouse
 }
 
 // jobState is what one job's session holds.
@@ -189,15 +200,15 @@ func (fc *flinkCheck) statement(ctx context.Context, js *jobState, j *schemas.Jo
 		}
 		js.catalogs[name] = true
 	case createDatabaseRe.MatchString(body):
-		// The lab's own Fluss would get the database: only the scratch
-		// Iceberg warehouse may.
-		if skipped || strings.EqualFold(cat, schemas.FlussCatalog) {
+		// The lab's own Fluss would get the database: only a scratch
+		// warehouse may.
+		if skipped || inLabService(cat) {
 			return false
 		}
 	case lakeFile && createLakeRe.MatchString(body):
 		// Creating a Fluss table would change the lab's Fluss; the job's
 		// EXPLAIN finds it there if the lab made it.
-		if skipped || cat == schemas.FlussCatalog {
+		if skipped || inLabService(cat) {
 			return false
 		}
 	case createTempRe.MatchString(body):

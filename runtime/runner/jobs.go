@@ -153,12 +153,16 @@ func (r *Runner) ensureLakeTables(ctx context.Context) ([]string, error) {
 // usesLakes tells whether a job reads or writes a lake table.
 func (r *Runner) usesLakes(j *schemas.Job) bool {
 	for _, use := range j.Uses {
-		if use.Kind == schemas.StoreFluss || use.Kind == schemas.StoreIceberg {
+		if schemas.IsLake(use.Kind) {
 			return true
 		}
 	}
 	if t := r.lab.Table(j.Writes); t != nil {
-		return t.Store(schemas.StoreFluss) != nil || t.Store(schemas.StoreIceberg) != nil
+		for _, s := range t.Stores {
+			if schemas.IsLake(s.Kind) {
+				return true
+			}
+		}
 	}
 	return false
 }
