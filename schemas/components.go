@@ -13,9 +13,10 @@ import (
 // uses, each with its memory budget and health check), the images it
 // pulls and the host ports it publishes. schemas (Has, Services, which
 // component a service needs), render (the order of compose's services,
-// their mem_limit and health checks, the lock's and lab.json's images)
-// and the runtime (the record's images, endpoints, the native stack's
-// ports and probes) read it instead of knowing the components themselves.
+// their mem_limit, health checks and depends_on, the lock's and lab.json's
+// images, Kubernetes' container ports) and the runtime (the record's
+// images, endpoints, the native stack's ports, probes and order) read it
+// instead of knowing the components themselves.
 type ComponentDesc struct {
 	// Name is its stack block ("mysql", "kafka_ui"); empty for what is
 	// not a block of its own (the producer, labgen's image).
