@@ -167,20 +167,26 @@ func shell(script string) types.ShellCommand {
 	return types.ShellCommand{"/bin/sh", "-c", script}
 }
 
-type deps map[string]string
-
-const (
-	healthy   = types.ServiceConditionHealthy
-	completed = types.ServiceConditionCompletedSuccessfully
-)
-
-func (d deps) config() types.DependsOnConfig {
-	if len(d) == 0 {
-		return nil
-	}
+// dependsOn is a service's depends_on: its needs in the registry
+// (schemas.ServiceDesc.Needs), a need of "taskmanager" one on each
+// TaskManager.
+func dependsOn(l *schemas.Lab, name string) types.DependsOnConfig {
 	out := types.DependsOnConfig{}
-	for name, cond := range d {
-		out[name] = types.ServiceDependency{Condition: cond, Required: true}
+	for _, n := range l.ServiceNeeds(name) {
+		d := types.ServiceDependency{Condition: types.ServiceConditionHealthy, Required: !n.Optional}
+		if n.Completed {
+			d.Condition = types.ServiceConditionCompletedSuccessfully
+		}
+		names := []string{n.Service}
+		if n.Service == "taskmanager" {
+			names = TaskManagerNames(l)
+		}
+		for _, s := range names {
+			out[s] = d
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -203,9 +209,9 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 	// which exports its targets concurrently, and a second export of the
 	// same tag fails ("image … already exists").
 	built := map[string]bool{}
-	add := func(name string, svc types.ServiceConfig, d deps) {
+	add := func(name string, svc types.ServiceConfig) {
 		svc.Name = name
-		svc.DependsOn = d.config()
+		svc.DependsOn = dependsOn(l, name)
 		// Its health check is its description's (schemas' registry).
 		if d := schemas.Service(name); d != nil && d.Health != nil {
 			svc.HealthCheck = health(d.Health.Test(l), d.Health.Interval, d.Health.StartPeriod, d.Health.Retries)
@@ -239,43 +245,39 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		}
 		st.project.Services[name] = svc
 	}
-	oneShot := func(name string, svc types.ServiceConfig, d deps) {
+	oneShot := func(name string, svc types.ServiceConfig) {
 		st.oneShot[name] = true
-		add(name, svc, d)
+		add(name, svc)
 	}
 
+	// What each service waits for (depends_on) is its needs in the
+	// registry.
 	for _, d := range sources(l) {
-		add(d.component, d.service(l), nil)
+		add(d.component, d.service(l))
 	}
 	if s.Kafka != nil {
-		add("kafka", kafkaService(l), nil)
-		oneShot("kafka-init", kafkaInitService(l), deps{"kafka": healthy})
+		add("kafka", kafkaService(l))
+		oneShot("kafka-init", kafkaInitService(l))
 		if s.KafkaUI != nil {
-			add("kafka-ui", kafkaUIService(l), deps{"kafka": healthy})
+			add("kafka-ui", kafkaUIService(l))
 		}
 	}
 	if s.ClickHouse != nil {
-		add("clickhouse", clickhouseService(l), nil)
-		d := deps{"clickhouse": healthy}
-		if s.Kafka != nil {
-			d["kafka-init"] = completed
-		}
-		oneShot("clickhouse-init", clickhouseInitService(l), d)
+		add("clickhouse", clickhouseService(l))
+		oneShot("clickhouse-init", clickhouseInitService(l))
 	}
 	if s.Fluss != nil {
-		add("zookeeper", zookeeperService(l), nil)
-		add("coordinator-server", flussService(l, "coordinator-server"), deps{"zookeeper": healthy})
-		add("tablet-server", flussService(l, "tablet-server"), deps{"coordinator-server": healthy})
+		add("zookeeper", zookeeperService(l))
+		add("coordinator-server", flussService(l, "coordinator-server"))
+		add("tablet-server", flussService(l, "tablet-server"))
 	}
 	if s.Flink != nil {
 		image := builtImageTag(projectName(l), "flink", files, "flink/")
-		add("jobmanager", jobmanagerService(l, image), nil)
-		cluster := deps{"jobmanager": healthy}
+		add("jobmanager", jobmanagerService(l, image))
 		for _, tm := range TaskManagerNames(l) {
-			add(tm, taskmanagerService(l, image), deps{"jobmanager": healthy})
-			cluster[tm] = healthy
+			add(tm, taskmanagerService(l, image))
 		}
-		add("sql-gateway", gatewayService(l, image), deps{"jobmanager": healthy})
+		add("sql-gateway", gatewayService(l, image))
 
 		if s.Fluss != nil {
 			// A failed start of the tiering job is retried: by Docker
@@ -293,54 +295,30 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 			// tables at the same time.
 			tiering := flinkTool(l, image, "tiering", "tiering")
 			tiering.Restart = tieringRestart
-			oneShot("tiering", tiering, cluster.with(deps{"coordinator-server": healthy, "tablet-server": healthy}))
-		}
-		submit := cluster.with(nil)
-		for _, d := range sources(l) {
-			submit[d.component] = healthy
-		}
-		if s.Kafka != nil {
-			submit["kafka-init"] = completed
-		}
-		if s.ClickHouse != nil {
-			submit["clickhouse-init"] = completed
-		}
-		if s.Fluss != nil {
-			submit["tablet-server"] = healthy
-			submit["tiering"] = completed
+			oneShot("tiering", tiering)
 		}
 		// The job submitter keeps the lab's streaming jobs running: the
 		// JobManager has no high availability, so after it restarts (a
 		// crash, a Docker restart) or the restart strategy gives up, the
-		// jobs are gone until something submits them again.
-		add("job-submitter", flinkTool(l, image, "job-submitter", "keep"), submit)
-		if s.Fluss != nil {
-			// Optional: once tiering has failed for good, compose starts
-			// the job submitter anyway (checkDependencyCompleted: a
-			// dependency that is not required and exits non-zero is
-			// skipped with a warning), and its keep loop retries the
-			// tiering job. Required, one bad start would leave the
-			// streaming jobs unsubmitted until someone ran up again.
-			optional(st, "job-submitter", "tiering")
-		}
+		// jobs are gone until something submits them again. Its need of
+		// tiering is optional: once tiering has failed for good, compose
+		// starts the job submitter anyway (checkDependencyCompleted: a
+		// dependency that is not required and exits non-zero is skipped
+		// with a warning), and its keep loop retries the tiering job.
+		// Required, one bad start would leave the streaming jobs
+		// unsubmitted until someone ran up again.
+		add("job-submitter", flinkTool(l, image, "job-submitter", "keep"))
 		if s.BatchLoop != nil && len(l.AvailableJobs(schemas.ModeBatch)) > 0 {
-			add("batch-loop", flinkTool(l, image, "batch-loop", "batch-loop"), deps{"job-submitter": healthy})
+			add("batch-loop", flinkTool(l, image, "batch-loop", "batch-loop"))
 		}
 	}
 	if needsLabgenImage(l) {
 		image := builtImageTag(projectName(l), "labgen", files, "labgen/")
 		if producerRuns(l) {
-			add("producer", producerService(l, image), deps{l.SourceStore(): healthy})
+			add("producer", producerService(l, image))
 		}
 		if s.Console != nil {
-			d := deps{}
-			for _, src := range sources(l) {
-				d[src.component] = healthy
-			}
-			if s.ClickHouse != nil {
-				d["clickhouse-init"] = completed
-			}
-			add("console", consoleService(l, image), d)
+			add("console", consoleService(l, image))
 		}
 	}
 	for _, m := range memoryPlan(l, st) {
@@ -359,28 +337,6 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 // at most three times (compose's restart: on-failure:N is the engine's
 // MaximumRetryCount).
 const tieringRestart = types.RestartPolicyOnFailure + ":3"
-
-// optional makes svc's dependency on dep one compose does not require:
-// svc starts once dep has ended, whatever its exit status.
-func optional(st *stack, svc, dep string) {
-	s := st.project.Services[svc]
-	d := s.DependsOn[dep]
-	d.Required = false
-	s.DependsOn[dep] = d
-	st.project.Services[svc] = s
-}
-
-// with copies d and adds more.
-func (d deps) with(more deps) deps {
-	out := deps{}
-	for k, v := range d {
-		out[k] = v
-	}
-	for k, v := range more {
-		out[k] = v
-	}
-	return out
-}
 
 func kafkaService(l *schemas.Lab) types.ServiceConfig {
 	k := l.Stack.Kafka

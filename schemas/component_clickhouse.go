@@ -24,8 +24,10 @@ var clickhouseComponent = &ComponentDesc{
 			// /ping with whichever HTTP client the image has, else a
 			// native query.
 			Health: &Health{Test: test(wgetGet(8123, "/ping") + " || " + curlGet(8123, "/ping") + ` || clickhouse-client --query "SELECT 1" >/dev/null`),
-				Interval: sec(5), StartPeriod: sec(20), Retries: 24, HTTP: "/ping"}},
-		{Name: "clickhouse-init",
+				Interval: sec(5), StartPeriod: sec(20), Retries: 24, HTTP: "/ping"},
+			Listens: []ContainerPort{{"http", 8123}, {"native", 9000}}},
+		// The schema's Kafka engine tables need the topics.
+		{Name: "clickhouse-init", Needs: needs(healthy("clickhouse"), completed("kafka-init")),
 			Memory: fixed(Memory{MB: 128, Why: "clickhouse-client applying the schema"})},
 	},
 	Images: func(l *Lab) []Image { return images("clickhouse", l.Stack.ClickHouse.Image) },

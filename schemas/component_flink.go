@@ -75,7 +75,7 @@ var flinkComponent = &ComponentDesc{
 				return Memory{MB: jm + flinkSlackMB, Why: fmt.Sprintf("Flink JobManager, jobmanager.memory.process.size %dm", jm)}
 			},
 			Health: httpHealth(curlGet, 8081, "/overview", Health{Interval: sec(5), StartPeriod: sec(30), Retries: 24})},
-		{Name: "taskmanager", Step: true,
+		{Name: "taskmanager", Step: true, Needs: needs(healthy("jobmanager")),
 			Memory: func(l *Lab) Memory {
 				_, tm := l.Stack.FlinkMemory()
 				return Memory{MB: tm + flinkSlackMB, Why: fmt.Sprintf("Flink TaskManager, taskmanager.memory.process.size %dm for %d slot(s)", tm, l.TaskSlots())}
@@ -84,15 +84,24 @@ var flinkComponent = &ComponentDesc{
 			// address).
 			Health: &Health{Test: test(`curl -fsS http://jobmanager:8081/taskmanagers | grep -q "[@\"]$$(hostname -i | cut -d' ' -f1):"`),
 				Interval: sec(5), StartPeriod: sec(30), Retries: 24}},
-		{Name: "sql-gateway", Step: true,
+		{Name: "sql-gateway", Step: true, Needs: needs(healthy("jobmanager")),
 			Memory: fixed(Memory{MB: flinkGatewayMB, Heap: flinkGatewayHeap, Why: "Flink SQL gateway, JVM " + flinkGatewayHeap + "; plans the statements labgen sends"}),
 			Health: httpHealth(curlGet, 8083, "/v1/info", Health{Interval: sec(5), StartPeriod: sec(30), Retries: 24})},
-		{Name: "tiering",
+		{Name: "tiering", When: func(l *Lab) bool { return l.Stack.Fluss != nil },
+			Needs:  needs(healthy("jobmanager"), healthy("taskmanager"), healthy("coordinator-server"), healthy("tablet-server")),
 			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "flink run for the Fluss tiering job, JVM " + flinkToolHeap})},
 		// Healthy once each streaming job has run; it checks again every
 		// 30 s and submits what is missing. Checks are curl and grep;
 		// only a submission starts a JVM.
-		{Name: "job-submitter", Submits: true,
+		{Name: "job-submitter", Submits: true, Needs: needs(
+			healthy("jobmanager"), healthy("taskmanager"), healthy("mysql"), healthy("postgres"),
+			completed("kafka-init"), completed("clickhouse-init"), healthy("tablet-server"),
+			// It waits for tiering to end, so that the two never start
+			// the tiering job or create the lake tables at once; optional
+			// because once tiering has failed for good the job submitter
+			// must start anyway (its keep loop retries the tiering job),
+			// or the streaming jobs stay unsubmitted (render's buildStack).
+			Need{Service: "tiering", Completed: true, Optional: true}),
 			Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "checks the streaming jobs every 30 s; starts Flink's SQL client (JVM " + flinkToolHeap + ") only to submit a missing one"}),
 			Health: &Health{Test: test("test -f /tmp/jobs-submitted"), Interval: sec(5), StartPeriod: 5 * time.Minute, Retries: 6}},
 	},

@@ -42,13 +42,16 @@ var flussComponent = &ComponentDesc{
 			Memory: fixed(Memory{MB: 192, Why: fmt.Sprintf("ZooKeeper for Fluss, heap %d MB; the health check asks ruok without a JVM", ZooKeeperHeapMB)}),
 			// ruok over bash's /dev/tcp: zkServer.sh status would start a JVM.
 			Health: &Health{Test: test(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/2181 && printf ruok >&3 && read -r -t 5 reply <&3; [ "$$reply" = imok ]'`),
-				Interval: sec(5), StartPeriod: sec(20), Retries: 24}},
-		{Name: "coordinator-server", Step: true,
-			Memory: fixed(Memory{MB: 320, Heap: "-Xmx160m -Xms160m", Why: "Fluss coordinator, heap -Xmx160m -Xms160m"}),
-			Health: flussServer("coordinator-server")},
-		{Name: "tablet-server", Step: true,
-			Memory: fixed(Memory{MB: 448, Heap: "-Xmx192m -Xms192m", Why: "Fluss tablet server, heap -Xmx192m -Xms192m; RocksDB and Arrow buffers off the heap"}),
-			Health: flussServer("tablet-server")},
+				Interval: sec(5), StartPeriod: sec(20), Retries: 24},
+			Listens: []ContainerPort{{"client", 2181}}},
+		{Name: "coordinator-server", Step: true, Needs: needs(healthy("zookeeper")),
+			Listens: []ContainerPort{{"fluss", 9123}},
+			Memory:  fixed(Memory{MB: 320, Heap: "-Xmx160m -Xms160m", Why: "Fluss coordinator, heap -Xmx160m -Xms160m"}),
+			Health:  flussServer("coordinator-server")},
+		{Name: "tablet-server", Step: true, Needs: needs(healthy("coordinator-server")),
+			Listens: []ContainerPort{{"fluss", 9123}},
+			Memory:  fixed(Memory{MB: 448, Heap: "-Xmx192m -Xms192m", Why: "Fluss tablet server, heap -Xmx192m -Xms192m; RocksDB and Arrow buffers off the heap"}),
+			Health:  flussServer("tablet-server")},
 	},
 	Images: func(l *Lab) []Image {
 		return images("zookeeper", "zookeeper:"+l.Stack.Fluss.ZooKeeperVersion, "fluss", l.Stack.Fluss.Image)

@@ -45,7 +45,7 @@ var kafkaComponent = &ComponentDesc{
 			// limit: a small heap, and at most one every 30 s.
 			Health: &Health{Test: test("KAFKA_HEAP_OPTS='" + KafkaProbeHeap + "' /opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server " + KafkaInternal + " >/dev/null 2>&1"),
 				Interval: sec(30), StartPeriod: sec(20), Retries: 10}},
-		{Name: "kafka-init",
+		{Name: "kafka-init", Needs: needs(healthy("kafka")),
 			Memory: fixed(Memory{MB: 128, Heap: "-Xmx48m", Why: "kafka-topics.sh, heap -Xmx48m"})},
 	},
 	Images: func(l *Lab) []Image { return images("kafka", l.Stack.Kafka.Image) },
@@ -69,7 +69,8 @@ var kafkaUIComponent = &ComponentDesc{
 	Name: "kafka_ui", Title: "Kafka UI",
 	// Kafka UI shows Kafka: without it, it does not run.
 	Present: func(s *Stack) bool { return s.KafkaUI != nil && s.Kafka != nil },
-	Services: []ServiceDesc{{Name: "kafka-ui", Step: true,
+	Services: []ServiceDesc{{Name: "kafka-ui", Step: true, Needs: needs(healthy("kafka")),
+		Listens: []ContainerPort{{"http", 8080}},
 		// The image runs java $JAVA_OPTS -jar: 128 + 128 + 48 MiB capped,
 		// 64 for the rest of the JVM (threads, Netty's direct buffers), 16
 		// of margin.

@@ -25,6 +25,7 @@ var producerComponent = &ComponentDesc{
 	Title:   "producer",
 	Present: always,
 	Services: []ServiceDesc{{Name: "producer", Step: true, When: producerRuns, Component: "mysql",
+		Needs:  func(l *Lab) []Need { return []Need{healthy(l.SourceStore())} },
 		Memory: fixed(Memory{MB: labgenMB, Why: "labgen produce (Go); pending payments take bytes each"}),
 		// It serves nothing: healthy while its process lives.
 		Health: &Health{Test: test("kill -0 1"), Interval: sec(30), StartPeriod: sec(10), Retries: 3}}},
@@ -34,6 +35,7 @@ var consoleComponent = &ComponentDesc{
 	Name: "console", Title: "query console",
 	Present: func(s *Stack) bool { return s.Console != nil },
 	Services: []ServiceDesc{{Name: "console", Step: true,
+		Needs:  needs(healthy("mysql"), healthy("postgres"), completed("clickhouse-init")),
 		Memory: fixed(Memory{MB: labgenMB, Why: "labgen console (Go)"}),
 		Health: &Health{Test: func(l *Lab) string {
 			return wgetGet(l.Stack.Console.Port, "/")
@@ -48,7 +50,7 @@ var consoleComponent = &ComponentDesc{
 var batchLoopComponent = &ComponentDesc{
 	Name: "batch_loop", Title: "batch loop",
 	Present: func(s *Stack) bool { return s.BatchLoop != nil },
-	Services: []ServiceDesc{{Name: "batch-loop", Step: true, Submits: true,
+	Services: []ServiceDesc{{Name: "batch-loop", Step: true, Submits: true, Needs: needs(healthy("job-submitter")),
 		When:   func(l *Lab) bool { return l.Stack.Flink != nil },
 		Memory: fixed(Memory{MB: flinkToolMB, Heap: flinkToolHeap, Why: "Flink's SQL client (JVM " + flinkToolHeap + ") for one bounded job at a time"}),
 		Health: &Health{Test: test("test -f /tmp/batch-loop.alive && curl -fsS -o /dev/null http://jobmanager:8081/overview"),

@@ -37,6 +37,7 @@ var mysqlComponent = &ComponentDesc{
 			}
 			return fmt.Sprintf(`MYSQL_PWD="$$MYSQL_READER_PASSWORD" mysql --protocol=TCP -h 127.0.0.1 -u "$$MYSQL_READER_USER" -e "%s" >/dev/null`, probe)
 		}, Interval: sec(5), StartPeriod: sec(60), Retries: 30},
+		Listens: []ContainerPort{{"mysql", 3306}},
 	}},
 	Images: func(l *Lab) []Image { return images("mysql", l.Stack.MySQL.Image) },
 	Ports:  func(s *Stack) map[string]int { return map[string]int{"mysql": s.MySQL.Port} },

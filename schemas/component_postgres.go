@@ -47,6 +47,7 @@ var postgresComponent = &ComponentDesc{
 			}
 			return fmt.Sprintf(`PGPASSWORD="$$POSTGRES_READER_PASSWORD" psql -h 127.0.0.1 -U "$$POSTGRES_READER_USER" -d %s -c "%s" >/dev/null`, l.Stack.Postgres.Database, probe)
 		}, Interval: sec(5), StartPeriod: sec(60), Retries: 30},
+		Listens: []ContainerPort{{"postgres", 5432}},
 	}},
 	Images: func(l *Lab) []Image { return images("postgres", l.Stack.Postgres.Image) },
 	Ports:  func(s *Stack) map[string]int { return map[string]int{"postgres": s.Postgres.Port} },

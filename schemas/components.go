@@ -13,9 +13,10 @@ import (
 // uses, each with its memory budget and health check), the images it
 // pulls and the host ports it publishes. schemas (Has, Services, which
 // component a service needs), render (the order of compose's services,
-// their mem_limit and health checks, the lock's and lab.json's images)
-// and the runtime (the record's images, endpoints, the native stack's
-// ports and probes) read it instead of knowing the components themselves.
+// their mem_limit, health checks and depends_on, the lock's and lab.json's
+// images, Kubernetes' container ports) and the runtime (the record's
+// images, endpoints, the native stack's ports, probes and order) read it
+// instead of knowing the components themselves.
 type ComponentDesc struct {
 	// Name is its stack block ("mysql", "kafka_ui"); empty for what is
 	// not a block of its own (the producer, labgen's image).
@@ -59,6 +60,68 @@ type ServiceDesc struct {
 	// Submits tells that it submits the lab's Flink jobs when it starts:
 	// labgen run starts it only after the engines have checked them.
 	Submits bool
+	// Needs are the services it waits for, among them some the lab may
+	// not run (Lab.ServiceNeeds keeps those it runs); "taskmanager" stands for
+	// every TaskManager. compose's depends_on and the native stack's
+	// order are drawn from them.
+	Needs func(*Lab) []Need
+	// Listens are the container ports other services reach it at, which
+	// Kubernetes declares (compose's network needs no declaration); set
+	// for the services Kubernetes runs as workloads of their own.
+	Listens []ContainerPort
+}
+
+// Need is a service another one waits for before it starts.
+type Need struct {
+	Service string
+	// Completed: it must have run once and exited 0 (a one-shot);
+	// otherwise it must be healthy.
+	Completed bool
+	// Optional: the service starts once this one has ended, whatever its
+	// exit status (compose's required: false).
+	Optional bool
+}
+
+// ContainerPort is a named port a service listens on in its container.
+type ContainerPort struct {
+	Name string
+	Port int
+}
+
+func healthy(service string) Need   { return Need{Service: service} }
+func completed(service string) Need { return Need{Service: service, Completed: true} }
+
+// needs are needs that do not depend on the lab.
+func needs(all ...Need) func(*Lab) []Need { return func(*Lab) []Need { return all } }
+
+// ServiceNeeds are what a service of the lab's stack waits for: its
+// description's needs on services the lab runs (a lab without Kafka has
+// no kafka-init to wait for).
+func (l *Lab) ServiceNeeds(service string) []Need {
+	d := Service(service)
+	if d == nil || d.Needs == nil {
+		return nil
+	}
+	var out []Need
+	for _, n := range d.Needs(l) {
+		if runs(l, n.Service) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// runs tells whether the lab's stack runs a service of the registry:
+// its component is in the stack and its When, if any, holds.
+func runs(l *Lab, service string) bool {
+	for _, c := range ComponentRegistry {
+		for _, s := range c.Services {
+			if s.Name == service {
+				return c.Present(l.Stack) && (s.When == nil || s.When(l))
+			}
+		}
+	}
+	return false
 }
 
 // Memory is a service's memory limit (compose mem_limit) in MiB. Every

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/schemas"
 )
 
 type port struct {
@@ -13,11 +14,9 @@ type port struct {
 	port int
 }
 
-// serviceFacts is what a compose service does not say and Kubernetes
-// needs: the ports other services reach it at (compose's network needs
-// no declaration), and what differs in the cluster.
+// serviceFacts is what differs in the cluster for a compose service
+// (the ports other services reach it at are its Listens in the registry).
 type serviceFacts struct {
-	ports []port
 	// tcpProbe replaces a health check that names the compose host.
 	tcpProbe int
 	// podIdentity passes the pod's name and namespace to the container
@@ -29,13 +28,8 @@ type serviceFacts struct {
 
 // facts are keyed by compose service.
 var facts = map[string]serviceFacts{
-	"mysql":              {ports: []port{{"mysql", 3306}}},
-	"postgres":           {ports: []port{{"postgres", 5432}}},
-	"clickhouse":         {ports: []port{{"http", 8123}, {"native", 9000}}},
-	"zookeeper":          {ports: []port{{"client", 2181}}},
-	"coordinator-server": {ports: []port{{"fluss", 9123}}, tcpProbe: 9123, podIdentity: true, fix: flussServer},
-	"tablet-server":      {ports: []port{{"fluss", 9123}}, tcpProbe: 9123, podIdentity: true, fix: flussServer},
-	"kafka-ui":           {ports: []port{{"http", 8080}}},
+	"coordinator-server": {tcpProbe: 9123, podIdentity: true, fix: flussServer},
+	"tablet-server":      {tcpProbe: 9123, podIdentity: true, fix: flussServer},
 }
 
 // flussServer follows Fluss's Helm chart: a StatefulSet behind a
@@ -104,7 +98,12 @@ func (r *renderer) workload(name string) error {
 	if mb := r.memory[name]; mb > 0 {
 		c["resources"] = memoryResources(mb)
 	}
-	ports := f.ports
+	var ports []port
+	if d := schemas.Service(name); d != nil {
+		for _, p := range d.Listens {
+			ports = append(ports, port{p.Name, p.Port})
+		}
+	}
 	for _, p := range svc.Ports {
 		if !hasPort(ports, p.Target) {
 			ports = append(ports, port{fmt.Sprintf("p%d", p.Target), p.Target})

@@ -18,10 +18,15 @@ import (
 // why it does not run natively and what to use instead. Prepare walks the
 // registry and asks faces, so a new compose service without a native face
 // fails TestEveryServiceHasANativeFace instead of being left out.
+//
+// What a native service waits for comes from the registry's needs
+// (nativeNeeds); foldedInto, beside doneBy, names the native service
+// that does a one-shot's work.
 type face struct {
-	add    func(b *planner) ([]Service, error)
-	doneBy string
-	skip   func(b *planner) string
+	add        func(b *planner) ([]Service, error)
+	doneBy     string
+	foldedInto string
+	skip       func(b *planner) string
 }
 
 var faces = map[string]face{
@@ -30,12 +35,12 @@ var faces = map[string]face{
 	"kafka": {add: func(b *planner) ([]Service, error) {
 		return b.jvm(func(lay Layout, cp *Classpaths, p Ports) Service { return KafkaService(lay, cp, p, b.lab.Lab) })
 	}},
-	"kafka-init": {doneBy: "kafka: its Ready step creates the lab's topics"},
+	"kafka-init": {doneBy: "kafka: its Ready step creates the lab's topics", foldedInto: "kafka"},
 	"kafka-ui": {skip: func(b *planner) string {
 		return "Kafka UI runs only as a container; read a key's messages with a kafka step or `labgen run`, or point any Kafka client at 127.0.0.1:" + strconv.Itoa(b.ports.Kafka)
 	}},
 	"clickhouse":         {add: (*planner).clickhouse},
-	"clickhouse-init":    {doneBy: "clickhouse: chdb applies sql/clickhouse/schema.sql when it starts"},
+	"clickhouse-init":    {doneBy: "clickhouse: chdb applies sql/clickhouse/schema.sql when it starts", foldedInto: "clickhouse"},
 	"zookeeper":          {add: func(b *planner) ([]Service, error) { return b.jvm(ZooKeeperService) }},
 	"coordinator-server": {add: func(b *planner) ([]Service, error) { return b.jvm(FlussCoordinatorService) }},
 	"tablet-server":      {add: func(b *planner) ([]Service, error) { return b.jvm(FlussTabletService) }},
@@ -128,9 +133,6 @@ func (b *planner) clickhouse() ([]Service, error) {
 		Admin: env["CLICKHOUSE_USER"], AdminPassword: env["CLICKHOUSE_PASSWORD"],
 		Reader: env[labdir.ClickHouseReaderUser], ReaderPassword: env[labdir.ClickHouseReaderPassword],
 	})
-	if b.lab.Lab.Stack.Kafka != nil {
-		svc.Needs = append(svc.Needs, "kafka")
-	}
 	return []Service{svc}, nil
 }
 
@@ -167,7 +169,6 @@ func (b *planner) producer() ([]Service, error) {
 	return []Service{{
 		Name:   "producer",
 		Argv:   []string{b.labgen, "produce", b.lab.Dir},
-		Needs:  []string{b.lab.Lab.SourceStore()},
 		Health: Probe{Func: func(context.Context) error { return nil }},
 		Memory: "≈30m",
 	}}, nil
@@ -175,17 +176,10 @@ func (b *planner) producer() ([]Service, error) {
 
 // console reads the source databases and ClickHouse the stack runs.
 func (b *planner) console() ([]Service, error) {
-	var needs []string
-	for _, c := range []string{"mysql", "postgres", "clickhouse"} {
-		if b.lab.Lab.Stack.Has(c) {
-			needs = append(needs, c)
-		}
-	}
 	addr := "127.0.0.1:" + strconv.Itoa(b.ports.Console)
 	return []Service{{
 		Name:   "console",
 		Argv:   []string{b.labgen, "console", b.lab.Dir, "--listen", addr},
-		Needs:  needs,
 		Health: httpProbe("console", "http://"+addr, 0),
 		Memory: "≈30m",
 	}}, nil
@@ -195,28 +189,90 @@ func (b *planner) console() ([]Service, error) {
 // the registry's order.
 func (b *planner) services(p *Plan) error {
 	l := b.lab.Lab
+	needs := nativeNeeds(l)
+	for _, sd := range composeServices(l) {
+		f, ok := faces[sd.Name]
+		switch {
+		case !ok:
+			return fmt.Errorf("native: compose service %s has no native face", sd.Name)
+		case f.add != nil:
+			svcs, err := f.add(b)
+			if err != nil {
+				return err
+			}
+			for i := range svcs {
+				svcs[i].Needs = needs[sd.Name]
+			}
+			p.Services = append(p.Services, svcs...)
+		case f.skip != nil:
+			p.Skipped[sd.Name] = f.skip(b)
+		}
+	}
+	return nil
+}
+
+// composeServices are the registry's services the lab's stack runs, in
+// the registry's order.
+func composeServices(l *schemas.Lab) []schemas.ServiceDesc {
+	var out []schemas.ServiceDesc
 	for _, c := range schemas.ComponentRegistry {
 		if !c.Present(l.Stack) {
 			continue
 		}
 		for _, sd := range c.Services {
-			if sd.When != nil && !sd.When(l) {
-				continue
-			}
-			f, ok := faces[sd.Name]
-			switch {
-			case !ok:
-				return fmt.Errorf("native: compose service %s has no native face", sd.Name)
-			case f.add != nil:
-				svcs, err := f.add(b)
-				if err != nil {
-					return err
-				}
-				p.Services = append(p.Services, svcs...)
-			case f.skip != nil:
-				p.Skipped[sd.Name] = f.skip(b)
+			if sd.When == nil || sd.When(l) {
+				out = append(out, sd)
 			}
 		}
 	}
-	return nil
+	return out
+}
+
+// nativeNeeds are, by compose service, the native services each native
+// service waits for to be healthy: its needs in the registry
+// (schemas.ServiceDesc.Needs), where a one-shot folded into a native
+// service stands for that service, which in turn inherits the one-shot's
+// own needs (clickhouse applies the schema that compose's clickhouse-init
+// applies once kafka-init has created the topics, so it needs kafka).
+// What has no native service of its own (tiering, job-submitter, kafka-ui,
+// batch-loop) drops out; "taskmanager" is every TaskManager.
+func nativeNeeds(l *schemas.Lab) map[string][]string {
+	// native is the native service that stands for a compose service.
+	native := func(name string) string {
+		f := faces[name]
+		if f.add != nil {
+			return name
+		}
+		return f.foldedInto
+	}
+	sds := composeServices(l)
+	out := map[string][]string{}
+	for _, sd := range sds {
+		if faces[sd.Name].add == nil {
+			continue
+		}
+		all := l.ServiceNeeds(sd.Name)
+		for _, one := range sds {
+			if faces[one.Name].foldedInto == sd.Name {
+				all = append(all, l.ServiceNeeds(one.Name)...)
+			}
+		}
+		want := map[string]bool{}
+		for _, n := range all {
+			if s := native(n.Service); s != "" && s != sd.Name {
+				want[s] = true
+			}
+		}
+		// In the order the services start.
+		for _, s := range sds {
+			switch {
+			case !want[s.Name]:
+			case s.Name == "taskmanager":
+				out[sd.Name] = append(out[sd.Name], render.TaskManagerNames(l)...)
+			default:
+				out[sd.Name] = append(out[sd.Name], s.Name)
+			}
+		}
+	}
+	return out
 }

@@ -238,9 +238,9 @@ func FlussTabletService(lay Layout, cp *Classpaths, p Ports) Service {
 }
 
 func flussService(lay Layout, cp *Classpaths, p Ports, tablet bool) Service {
-	name, main, port, needs := "coordinator-server", "org.apache.fluss.server.coordinator.CoordinatorServer", p.FlussCoordinator, "zookeeper"
+	name, main, port := "coordinator-server", "org.apache.fluss.server.coordinator.CoordinatorServer", p.FlussCoordinator
 	if tablet {
-		name, main, port, needs = "tablet-server", "org.apache.fluss.server.tablet.TabletServer", p.FlussTablet, "coordinator-server"
+		name, main, port = "tablet-server", "org.apache.fluss.server.tablet.TabletServer", p.FlussTablet
 	}
 	conf := lay.Conf(name)
 	plugins := filepath.Join(conf, "plugins")
@@ -254,7 +254,6 @@ func flussService(lay Layout, cp *Classpaths, p Ports, tablet bool) Service {
 		Argv:    argv,
 		Version: jarVersion(cp.Fluss, "fluss-server"),
 		Env:     []string{"FLUSS_PLUGINS_DIR=" + plugins},
-		Needs:   []string{needs},
 		Files:   map[string][]byte{filepath.Join(conf, "server.yaml"): FlussServerYAML(lay, p, tablet)},
 		// The image's mkdir of the warehouse, and its plugins/paimon folder
 		// as links into the Maven repository.
@@ -445,7 +444,6 @@ func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports
 		Version: jarVersion(cp.Flink, "flink-runtime"),
 		Env:     []string{"FLINK_CONF_DIR=" + conf},
 		Files:   flinkFiles(lay, conf, config),
-		Needs:   []string{"jobmanager"},
 		// compose greps /taskmanagers for the container's address; here
 		// every TaskManager is on 127.0.0.1, so it is found by its ID.
 		Health: Probe{Func: func(ctx context.Context) error { return taskManagerRegistered(ctx, rest, name) }, Start: 2 * time.Minute},
@@ -466,7 +464,6 @@ func SQLGatewayService(lay Layout, cp *Classpaths, p Ports, config []byte) Servi
 		Version: jarVersion(cp.Flink, "flink-sql-gateway"),
 		Env:     []string{"FLINK_CONF_DIR=" + conf},
 		Files:   flinkFiles(lay, conf, config),
-		Needs:   []string{"jobmanager"},
 		Health:  httpProbe("sql-gateway", fmt.Sprintf("http://127.0.0.1:%d", p.Gateway), 2*time.Minute),
 		Memory:  gatewayHeap + " heap", Why: "-Xmx set by labgen",
 	}

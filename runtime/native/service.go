@@ -26,7 +26,8 @@ type Service struct {
 	Credential *syscall.Credential
 	// Files are written (absolute paths) before every start.
 	Files map[string][]byte
-	// Needs are services that must be healthy before this one starts.
+	// Needs are services that must be healthy before this one starts
+	// (Prepare draws them from the registry: nativeNeeds).
 	Needs []string
 	// Health says when the service is up, as its compose health check does.
 	Health Probe
