@@ -506,20 +506,11 @@ const (
 func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 	f := l.Stack.Fluss
 	remote := WarehouseDir + "/fluss"
-	props := []string{
-		"zookeeper.address: zookeeper:2181",
-		"bind.listeners: FLUSS://" + name + ":9123",
-		"remote.data.dir: " + remote,
-		"datalake.format: " + f.Lake,
-		"datalake." + f.Lake + ".metastore: filesystem",
-		"datalake." + f.Lake + ".warehouse: " + PaimonWarehouse,
-	}
 	cmd := "coordinatorServer"
 	dirs := []string{PaimonWarehouse, remote}
 	vols := []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
 	if name == "tablet-server" {
 		cmd = "tabletServer"
-		props = append(props, "tablet-server.id: 0", "data.dir: "+flussDataDir)
 		vols = append(vols, namedVolume(volFluss, flussVolumeDir))
 		// The fluss-data volume is new and root's (the image has no
 		// /var/lib/fluss to copy ownership from), and the Apache image's
@@ -532,7 +523,7 @@ func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 	svc.Image = f.Image
 	// Fluss's config.sh passes JVM_ARGS from the environment to the
 	// server's JVM (no heap is set otherwise: a quarter of the limit).
-	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n", "JVM_ARGS", heap(l, name))
+	svc.Environment = env("FLUSS_PROPERTIES", string(FlussSettings(l, name).YAML()), "JVM_ARGS", heap(l, name))
 	svc.Entrypoint = shell(fmt.Sprintf("umask 0000 && mkdir -p %s && chmod 0777 %s %s && exec /docker-entrypoint.sh %s",
 		strings.Join(dirs, " "), WarehouseDir, strings.Join(dirs, " "), cmd))
 	svc.Volumes = vols
