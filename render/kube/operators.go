@@ -121,31 +121,27 @@ func merge(ms ...M) M {
 	return out
 }
 
-// flinkConfigDropped are keys of the compose render's config.yaml the
-// operator sets itself: addresses, bind hosts and process sizes (from
-// each cluster's resources).
-var flinkConfigDropped = map[string]bool{
-	"jobmanager.rpc.address": true, "rest.address": true, "jobmanager.bind-host": true,
-	"taskmanager.bind-host": true, "rest.bind-address": true,
-	"jobmanager.memory.process.size": true, "taskmanager.memory.process.size": true,
-	"sql-gateway.endpoint.rest.address": true, "sql-gateway.endpoint.rest.bind-address": true,
+// flinkConfigDropped are keys of the lab's Flink settings
+// (render.FlinkSettings) the operator sets itself: addresses, bind hosts
+// and process sizes (from each cluster's resources).
+var flinkConfigDropped = []string{
+	"jobmanager.rpc.address", "rest.address", "jobmanager.bind-host",
+	"taskmanager.bind-host", "rest.bind-address",
+	"jobmanager.memory.process.size", "taskmanager.memory.process.size",
+	"sql-gateway.endpoint.rest.address", "sql-gateway.endpoint.rest.bind-address",
 }
 
-// flinkConfiguration is the compose render's Flink configuration as the
-// operator takes it (string values), with slots per TaskManager.
+// flinkSlotsKey is the one setting each cluster gives its own value.
+const flinkSlotsKey = "taskmanager.numberOfTaskSlots"
+
+// flinkConfiguration is the lab's Flink settings as the operator takes
+// them (string values), with slots per TaskManager.
 func (r *renderer) flinkConfiguration(slots int) M {
 	conf := M{}
-	for _, line := range strings.Split(string(r.files["flink/config.yaml"]), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(line, ": ")
-		if !ok || flinkConfigDropped[k] {
-			continue
-		}
+	for k, v := range render.FlinkSettings(r.l).Without(flinkConfigDropped...).Map() {
 		conf[k] = v
 	}
-	conf["taskmanager.numberOfTaskSlots"] = fmt.Sprint(slots)
+	conf[flinkSlotsKey] = fmt.Sprint(slots)
 	for k, v := range operatorConfiguration {
 		conf[k] = v
 	}
@@ -153,7 +149,7 @@ func (r *renderer) flinkConfiguration(slots int) M {
 }
 
 // operatorConfiguration is what the Flink Kubernetes Operator needs
-// beyond the compose render's Flink configuration:
+// beyond the lab's Flink settings:
 //   - Operator 1.10 is built on Flink 1.19, whose names of the checkpoint
 //     and savepoint directories are state.checkpoints.dir and
 //     state.savepoints.dir; its validator refuses a job with upgradeMode

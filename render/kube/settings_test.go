@@ -1,0 +1,144 @@
+package kube
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/schemas"
+)
+
+// objectsOf splits a rendered file into its objects.
+func objectsOf(t *testing.T, b []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, doc := range strings.Split(string(b), "\n---\n") {
+		var o map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &o); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// TestFlinkConfigurationIsTheLabsSettings holds every FlinkDeployment's
+// flinkConfiguration to the one source, render.FlinkSettings: each key
+// has the source's value, or is one the operator sets (flinkConfigDropped,
+// each a key of the source), or the cluster's slots; the rest is
+// operatorConfiguration.
+func TestFlinkConfigurationIsTheLabsSettings(t *testing.T) {
+	for _, v := range goldens {
+		t.Run(v.name, func(t *testing.T) {
+			lab, diags := schemas.NewParser().Load(filepath.Join("..", "..", "labs", v.lab), schemas.Options{Vars: v.vars})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			source := render.FlinkSettings(lab)
+			want := source.Map()
+			for _, k := range flinkConfigDropped {
+				if _, ok := want[k]; !ok {
+					t.Errorf("dropped key %s is not one of the lab's Flink settings (renamed there?)", k)
+				}
+			}
+			if _, ok := want[flinkSlotsKey]; !ok {
+				t.Errorf("%s is not one of the lab's Flink settings", flinkSlotsKey)
+			}
+			n := 0
+			for _, o := range objectsOf(t, renderVariant(t, v)["flink.yaml"]) {
+				if o["kind"] != "FlinkDeployment" {
+					continue
+				}
+				n++
+				name := o["metadata"].(map[string]any)["name"]
+				conf := o["spec"].(map[string]any)["flinkConfiguration"].(map[string]any)
+				for _, s := range source {
+					got, ok := conf[s.Key]
+					switch {
+					case contains(flinkConfigDropped, s.Key):
+						if ok {
+							t.Errorf("%s: %s is set, though the operator sets it", name, s.Key)
+						}
+					case s.Key == flinkSlotsKey:
+						if !ok {
+							t.Errorf("%s: no %s", name, s.Key)
+						}
+					case got != s.Value:
+						t.Errorf("%s: %s is %v, the lab's settings say %q", name, s.Key, got, s.Value)
+					}
+				}
+				for k, got := range conf {
+					if _, ok := want[k]; !ok && operatorConfiguration[k] != got {
+						t.Errorf("%s: %s: %v is neither a lab setting nor the operator's", name, k, got)
+					}
+				}
+			}
+			if n == 0 {
+				t.Fatal("no FlinkDeployment")
+			}
+		})
+	}
+}
+
+// TestFlussPropertiesAreTheLabsSettings holds each Fluss server's
+// FLUSS_PROPERTIES to render.FlussSettings: the source's keys with their
+// values, but the listeners (bind.listeners on every address, plus
+// advertised.listeners) and the tablet server's id, which its command
+// appends from the pod's ordinal.
+func TestFlussPropertiesAreTheLabsSettings(t *testing.T) {
+	v := goldens[0]
+	lab, diags := schemas.NewParser().Load(filepath.Join("..", "..", "labs", v.lab), schemas.Options{Vars: v.vars})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	files := renderVariant(t, v)
+	for _, name := range []string{"coordinator-server", "tablet-server"} {
+		source := render.FlussSettings(lab, name)
+		for _, k := range []string{flussListeners, render.FlussServerID} {
+			if _, ok := source.Value(k); !ok && (k != render.FlussServerID || name == "tablet-server") {
+				t.Errorf("%s: overridden key %s is not one of the lab's Fluss settings (renamed there?)", name, k)
+			}
+		}
+		var props, command string
+		for _, o := range objectsOf(t, files[name+".yaml"]) {
+			if o["kind"] != "StatefulSet" {
+				continue
+			}
+			c := o["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+			for _, e := range c["env"].([]any) {
+				if e.(map[string]any)["name"] == "FLUSS_PROPERTIES" {
+					props = e.(map[string]any)["value"].(string)
+				}
+			}
+			cmd := c["command"].([]any)
+			command = cmd[len(cmd)-1].(string)
+		}
+		got := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(props), "\n") {
+			k, val, _ := strings.Cut(line, ": ")
+			got[k] = val
+		}
+		for _, s := range source {
+			switch s.Key {
+			case flussListeners:
+				if got[s.Key] != "FLUSS://0.0.0.0:9123" || !strings.Contains(got[flussAdvertised], name+"-hs") {
+					t.Errorf("%s: listeners %q, advertised %q", name, got[s.Key], got[flussAdvertised])
+				}
+			case render.FlussServerID:
+				if _, ok := got[s.Key]; ok || !strings.Contains(command, s.Key+": ${POD_NAME##*-}") {
+					t.Errorf("%s: the id is not the pod's ordinal:\n%s\n%s", name, props, command)
+				}
+			default:
+				if got[s.Key] != s.Value {
+					t.Errorf("%s: %s is %q, the lab's settings say %q", name, s.Key, got[s.Key], s.Value)
+				}
+			}
+		}
+		if len(got) != len(source.Without(render.FlussServerID))+1 {
+			t.Errorf("%s: FLUSS_PROPERTIES has keys the lab's settings lack:\n%s", name, props)
+		}
+	}
+}
