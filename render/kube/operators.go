@@ -284,8 +284,8 @@ func (r *renderer) flinkDeployment(name string, tms, slots int, job M, wait M) M
 		"serviceAccount":     ServiceAccount,
 		"flinkConfiguration": r.flinkConfiguration(slots),
 		"podTemplate":        r.flinkPod(wait),
-		"jobManager":         M{"replicas": 1, "resource": M{"memory": fmt.Sprintf("%dm", jm), "cpu": 0.5}},
-		"taskManager":        M{"replicas": tms, "resource": M{"memory": fmt.Sprintf("%dm", tm), "cpu": 1}},
+		"jobManager":         M{"replicas": 1, "resource": M{"memory": flinkMB(jm), "cpu": 0.5}},
+		"taskManager":        M{"replicas": tms, "resource": M{"memory": flinkMB(tm), "cpu": 1}},
 	}
 	if job != nil {
 		spec["job"] = job

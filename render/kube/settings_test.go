@@ -1,7 +1,9 @@
 package kube
 
 import (
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,5 +142,59 @@ func TestFlussPropertiesAreTheLabsSettings(t *testing.T) {
 		if len(got) != len(source.Without(render.FlussServerID))+1 {
 			t.Errorf("%s: FLUSS_PROPERTIES has keys the lab's settings lack:\n%s", name, props)
 		}
+	}
+}
+
+// TestReadmeMemoryIsTheObjectsRequests reads the running objects'
+// memory requests back from the rendered YAML and checks the README's
+// total against them: a quantity requestMB cannot count (text, not
+// mebibytes or flinkMB) makes the total fall short.
+func TestReadmeMemoryIsTheObjectsRequests(t *testing.T) {
+	for _, v := range goldens {
+		t.Run(v.name, func(t *testing.T) {
+			files := renderVariant(t, v)
+			mib := func(q any) int {
+				s := fmt.Sprint(q)
+				n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(s, "Mi"), "m"))
+				if err != nil {
+					t.Fatalf("memory %q", s)
+				}
+				return n
+			}
+			replicas := func(m map[string]any) int {
+				if n, ok := m["replicas"].(float64); ok {
+					return int(n)
+				}
+				return 1
+			}
+			total := 0
+			for p, b := range files {
+				if !strings.HasSuffix(p, ".yaml") || p == "kustomization.yaml" || strings.Contains(p, "/") {
+					continue
+				}
+				for _, o := range objectsOf(t, b) {
+					spec, _ := o["spec"].(map[string]any)
+					switch o["kind"] {
+					case "Deployment", "StatefulSet":
+						pod := spec["template"].(map[string]any)["spec"].(map[string]any)
+						for _, c := range pod["containers"].([]any) {
+							if res, ok := c.(map[string]any)["resources"].(map[string]any); ok {
+								total += replicas(spec) * mib(res["requests"].(map[string]any)["memory"])
+							}
+						}
+					case "FlinkDeployment":
+						for _, part := range []string{"jobManager", "taskManager"} {
+							p := spec[part].(map[string]any)
+							total += replicas(p) * mib(p["resource"].(map[string]any)["memory"])
+						}
+					case "KafkaNodePool":
+						total += replicas(spec) * mib(spec["resources"].(map[string]any)["requests"].(map[string]any)["memory"])
+					}
+				}
+			}
+			if want := fmt.Sprintf("(%d MiB;", total); !strings.Contains(string(files["README.md"]), want) {
+				t.Errorf("README.md does not say %s:\n%s", want, files["README.md"][:400])
+			}
+		})
 	}
 }
