@@ -7,11 +7,18 @@ import (
 	"github.com/labgen/labgen/schemas"
 )
 
-// Setting is one key of an engine's configuration. Why is the comment of
-// the group it belongs to in a rendered file ("" for none).
+// Setting is one key of an engine's configuration. Value keeps its Go
+// type (string, int, bool) for the faces that write typed YAML (Strimzi);
+// files write it with fmt.Sprint. Why is the comment of the group it
+// belongs to in a rendered file ("" for none).
 type Setting struct {
-	Key, Value, Why string
+	Key   string
+	Value any
+	Why   string
 }
+
+// Text is the value as a configuration file writes it.
+func (x Setting) Text() string { return fmt.Sprint(x.Value) }
 
 // Settings is an engine's configuration in the order its file lists it.
 // Each engine's settings come from one function of the lab (FlinkSettings,
@@ -20,18 +27,18 @@ type Setting struct {
 type Settings []Setting
 
 // Value is key's value.
-func (s Settings) Value(key string) (string, bool) {
+func (s Settings) Value(key string) (any, bool) {
 	for _, x := range s {
 		if x.Key == key {
 			return x.Value, true
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // Set gives key value where it stands, or appends it under why if s lacks
 // it. s is not changed.
-func (s Settings) Set(key, value, why string) Settings {
+func (s Settings) Set(key string, value any, why string) Settings {
 	out := append(Settings(nil), s...)
 	for i := range out {
 		if out[i].Key == key {
@@ -57,11 +64,11 @@ func (s Settings) Without(keys ...string) Settings {
 	return out
 }
 
-// Map is s keyed by name.
+// Map is s keyed by name, each value as a file writes it.
 func (s Settings) Map() map[string]string {
 	m := make(map[string]string, len(s))
 	for _, x := range s {
-		m[x.Key] = x.Value
+		m[x.Key] = x.Text()
 	}
 	return m
 }
@@ -76,7 +83,22 @@ func (s Settings) YAML() []byte {
 			fmt.Fprintf(&b, "\n# %s\n", x.Why)
 		}
 		why = x.Why
-		fmt.Fprintf(&b, "%s: %s\n", x.Key, x.Value)
+		fmt.Fprintf(&b, "%s: %v\n", x.Key, x.Value)
+	}
+	return []byte(b.String())
+}
+
+// Properties writes s as "key=value" lines (Java properties), each group
+// led by a blank line and its Why as a comment.
+func (s Settings) Properties() []byte {
+	var b strings.Builder
+	why := ""
+	for _, x := range s {
+		if x.Why != why && x.Why != "" {
+			fmt.Fprintf(&b, "\n# %s\n", x.Why)
+		}
+		why = x.Why
+		fmt.Fprintf(&b, "%s=%v\n", x.Key, x.Value)
 	}
 	return []byte(b.String())
 }
@@ -88,7 +110,7 @@ func FlinkSettings(l *schemas.Lab) Settings {
 	f := l.Stack.Flink
 	var s Settings
 	why := ""
-	kv := func(k string, v any) { s = append(s, Setting{Key: k, Value: fmt.Sprint(v), Why: why}) }
+	kv := func(k string, v any) { s = append(s, Setting{Key: k, Value: v, Why: why}) }
 
 	why = "Java 17 module access, as in the image's own config.yaml this file replaces (Flink 1.20.1's list)."
 	kv("env.java.opts.all", strings.Join(FlinkJava17Opts, " "))
@@ -182,4 +204,40 @@ func FlussSettings(l *schemas.Lab, server string) Settings {
 		s = append(s, Setting{Key: FlussServerID, Value: "0"}, Setting{Key: "data.dir", Value: flussDataDir})
 	}
 	return s
+}
+
+// KafkaSettings are the broker properties of compose's kafka, one KRaft
+// node (broker and controller). Containers use kafka:19092; the host uses
+// 127.0.0.1:<port>: the port is published on 127.0.0.1 only, and
+// localhost may resolve to ::1 first, where nothing listens.
+func KafkaSettings(l *schemas.Lab) Settings {
+	return Settings{
+		{Key: "node.id", Value: 1},
+		{Key: "process.roles", Value: "broker,controller"},
+		{Key: "listeners", Value: "INTERNAL://0.0.0.0:19092,HOST://0.0.0.0:9092,CONTROLLER://0.0.0.0:9093"},
+		{Key: "advertised.listeners", Value: fmt.Sprintf("INTERNAL://%s,HOST://127.0.0.1:%d", KafkaInternal, l.Stack.Kafka.Port)},
+		{Key: "listener.security.protocol.map", Value: "INTERNAL:PLAINTEXT,HOST:PLAINTEXT,CONTROLLER:PLAINTEXT"},
+		{Key: "inter.broker.listener.name", Value: "INTERNAL"},
+		{Key: "controller.listener.names", Value: "CONTROLLER"},
+		{Key: "controller.quorum.voters", Value: "1@kafka:9093"},
+		{Key: "log.dirs", Value: kafkaDataDir},
+		{Key: "num.partitions", Value: 1},
+		{Key: "auto.create.topics.enable", Value: false},
+		{Key: "offsets.topic.replication.factor", Value: 1},
+		{Key: "transaction.state.log.replication.factor", Value: 1},
+		{Key: "transaction.state.log.min.isr", Value: 1},
+		{Key: "share.coordinator.state.topic.replication.factor", Value: 1},
+		{Key: "share.coordinator.state.topic.min.isr", Value: 1},
+		{Key: "group.initial.rebalance.delay.ms", Value: 0},
+	}
+}
+
+// kafkaDataDir is the broker's log directory, on the kafka volume.
+const kafkaDataDir = "/var/lib/kafka/data"
+
+// kafkaEnvName is the apache/kafka image's variable for a broker
+// property: its configure step turns KAFKA_A_B back into a.b ("_" is
+// "__", "-" is "___").
+func kafkaEnvName(key string) string {
+	return "KAFKA_" + strings.ToUpper(strings.NewReplacer("_", "__", "-", "___", ".", "_").Replace(key))
 }

@@ -51,17 +51,12 @@ func (r *renderer) kafka() error {
 			"jvmOptions": heapOptions(render.KafkaHeap(r.l)),
 		},
 	}
-	config := M{
-		"auto.create.topics.enable":                        false,
-		"num.partitions":                                   1,
-		"default.replication.factor":                       rf,
-		"min.insync.replicas":                              minISR,
-		"offsets.topic.replication.factor":                 rf,
-		"transaction.state.log.replication.factor":         rf,
-		"transaction.state.log.min.isr":                    minISR,
-		"share.coordinator.state.topic.replication.factor": rf,
-		"share.coordinator.state.topic.min.isr":            minISR,
-		"group.initial.rebalance.delay.ms":                 0,
+	config := M{}
+	for _, x := range render.KafkaSettings(r.l).Without(strimziManaged...) {
+		config[x.Key] = x.Value
+	}
+	for k, v := range kafkaReplication(rf, minISR) {
+		config[k] = v
 	}
 	var local []any
 	for i := range n {
@@ -95,6 +90,29 @@ func (r *renderer) kafka() error {
 	return r.emit("kafka.yaml", fmt.Sprintf(`Kafka through Strimzi %s: %d KRaft node(s), each controller and broker, and the lab's topics.
 Flink and ClickHouse reach it at %s; labgen run --kubernetes at 127.0.0.1:19094 through
 kubectl port-forwards of the broker pods (listener "local").`, StrimziVersion, n, Face.Kafka), objs...)
+}
+
+// strimziManaged are the broker properties of the lab's Kafka settings
+// (render.KafkaSettings) that Strimzi sets itself and refuses in
+// spec.kafka.config: node ids, roles, listeners, the quorum, the logs.
+var strimziManaged = []string{
+	"node.id", "process.roles", "listeners", "advertised.listeners",
+	"listener.security.protocol.map", "inter.broker.listener.name",
+	"controller.listener.names", "controller.quorum.voters", "log.dirs",
+}
+
+// kafkaReplication replicates the internal topics, and the lab's by
+// default, over rf of the brokers (compose's single broker has 1).
+func kafkaReplication(rf, minISR int) map[string]int {
+	return map[string]int{
+		"default.replication.factor":                       rf,
+		"min.insync.replicas":                              minISR,
+		"offsets.topic.replication.factor":                 rf,
+		"transaction.state.log.replication.factor":         rf,
+		"transaction.state.log.min.isr":                    minISR,
+		"share.coordinator.state.topic.replication.factor": rf,
+		"share.coordinator.state.topic.min.isr":            minISR,
+	}
 }
 
 // heapOptions turns "-Xmx160m -Xms160m" into Strimzi's jvmOptions.

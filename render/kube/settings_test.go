@@ -68,8 +68,8 @@ func TestFlinkConfigurationIsTheLabsSettings(t *testing.T) {
 						if !ok {
 							t.Errorf("%s: no %s", name, s.Key)
 						}
-					case got != s.Value:
-						t.Errorf("%s: %s is %v, the lab's settings say %q", name, s.Key, got, s.Value)
+					case got != s.Text():
+						t.Errorf("%s: %s is %v, the lab's settings say %q", name, s.Key, got, s.Text())
 					}
 				}
 				for k, got := range conf {
@@ -134,8 +134,8 @@ func TestFlussPropertiesAreTheLabsSettings(t *testing.T) {
 					t.Errorf("%s: the id is not the pod's ordinal:\n%s\n%s", name, props, command)
 				}
 			default:
-				if got[s.Key] != s.Value {
-					t.Errorf("%s: %s is %q, the lab's settings say %q", name, s.Key, got[s.Key], s.Value)
+				if got[s.Key] != s.Text() {
+					t.Errorf("%s: %s is %q, the lab's settings say %q", name, s.Key, got[s.Key], s.Text())
 				}
 			}
 		}
@@ -194,6 +194,58 @@ func TestReadmeMemoryIsTheObjectsRequests(t *testing.T) {
 			}
 			if want := fmt.Sprintf("(%d MiB;", total); !strings.Contains(string(files["README.md"]), want) {
 				t.Errorf("README.md does not say %s:\n%s", want, files["README.md"][:400])
+			}
+		})
+	}
+}
+
+// TestStrimziConfigIsTheLabsSettings holds the Kafka's spec.kafka.config
+// to render.KafkaSettings: each key with the source's value, or one
+// Strimzi manages (each a key of the source), or replicated over the
+// brokers (kafkaReplication).
+func TestStrimziConfigIsTheLabsSettings(t *testing.T) {
+	for _, v := range goldens {
+		t.Run(v.name, func(t *testing.T) {
+			lab, diags := schemas.NewParser().Load(filepath.Join("..", "..", "labs", v.lab), schemas.Options{Vars: v.vars})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			source := render.KafkaSettings(lab)
+			for _, k := range strimziManaged {
+				if _, ok := source.Value(k); !ok {
+					t.Errorf("managed key %s is not one of the lab's Kafka settings (renamed there?)", k)
+				}
+			}
+			brokers := max(1, v.opts.Brokers)
+			replication := kafkaReplication(min(brokers, 3), max(1, min(brokers, 3)-1))
+			var config map[string]any
+			for _, o := range objectsOf(t, renderVariant(t, v)["kafka.yaml"]) {
+				if o["kind"] == "Kafka" {
+					config = o["spec"].(map[string]any)["kafka"].(map[string]any)["config"].(map[string]any)
+				}
+			}
+			if config == nil {
+				t.Fatal("no Kafka")
+			}
+			for _, s := range source {
+				got, ok := config[s.Key]
+				switch {
+				case contains(strimziManaged, s.Key):
+					if ok {
+						t.Errorf("%s is set, though Strimzi sets it", s.Key)
+					}
+				case replication[s.Key] != 0:
+					if fmt.Sprint(got) != fmt.Sprint(replication[s.Key]) {
+						t.Errorf("%s is %v, want %d", s.Key, got, replication[s.Key])
+					}
+				case fmt.Sprint(got) != s.Text():
+					t.Errorf("%s is %v, the lab's settings say %q", s.Key, got, s.Text())
+				}
+			}
+			for k, got := range config {
+				if _, ok := source.Value(k); !ok && fmt.Sprint(got) != fmt.Sprint(replication[k]) {
+					t.Errorf("%s: %v is neither a lab setting nor a replication one", k, got)
+				}
 			}
 		})
 	}

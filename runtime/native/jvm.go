@@ -114,25 +114,7 @@ func KafkaService(lay Layout, cp *Classpaths, p Ports, lab *schemas.Lab) Service
 	conf := lay.Conf("kafka")
 	props := filepath.Join(conf, "server.properties")
 	addr := fmt.Sprintf("127.0.0.1:%d", p.Kafka)
-	propsBody := fmt.Appendf(nil, `# Written by labgen: one KRaft node, broker and controller, on 127.0.0.1.
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:%[2]d
-listeners=PLAINTEXT://127.0.0.1:%[1]d,CONTROLLER://127.0.0.1:%[2]d
-advertised.listeners=PLAINTEXT://127.0.0.1:%[1]d
-controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=%[3]s
-num.partitions=1
-auto.create.topics.enable=false
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-`, p.Kafka, p.KafkaController, filepath.Join(lay.Data("kafka"), "logs"))
+	propsBody := KafkaProperties(lab, lay, p)
 	jvm := append(smallJVM(kafkaHeap), "-Dlog4j2.configurationFile="+cp.Log4j, "-cp", classpathArg(cp.Kafka))
 	topics := lab.KafkaTopics()
 	clusterID := KafkaClusterID(lab)
@@ -160,6 +142,30 @@ group.initial.rebalance.delay.ms=0
 		Health: Probe{Func: func(ctx context.Context) error { return kafkaBrokers(ctx, addr) }, Start: 90 * time.Second},
 		Ready:  func(ctx context.Context) error { return CreateKafkaTopics(ctx, addr, topics) },
 		Memory: kafkaHeap + " heap", Why: "-Xmx set by labgen",
+	}
+}
+
+// KafkaProperties are compose's broker properties (render.KafkaSettings)
+// with the native stack's overrides: one PLAINTEXT listener and the
+// controller's on 127.0.0.1, the logs under the layout.
+func KafkaProperties(lab *schemas.Lab, lay Layout, p Ports) []byte {
+	s := render.KafkaSettings(lab)
+	for _, o := range kafkaOverrides(lay, p) {
+		s = s.Set(o.Key, o.Value, "")
+	}
+	return append([]byte("# Written by labgen: one KRaft node, broker and controller, on 127.0.0.1.\n"), s.Properties()...)
+}
+
+// kafkaOverrides are the keys of render.KafkaSettings the native stack
+// sets otherwise.
+func kafkaOverrides(lay Layout, p Ports) render.Settings {
+	return render.Settings{
+		{Key: "listeners", Value: fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,CONTROLLER://127.0.0.1:%d", p.Kafka, p.KafkaController)},
+		{Key: "advertised.listeners", Value: fmt.Sprintf("PLAINTEXT://127.0.0.1:%d", p.Kafka)},
+		{Key: "listener.security.protocol.map", Value: "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"},
+		{Key: "inter.broker.listener.name", Value: "PLAINTEXT"},
+		{Key: "controller.quorum.voters", Value: fmt.Sprintf("1@127.0.0.1:%d", p.KafkaController)},
+		{Key: "log.dirs", Value: filepath.Join(lay.Data("kafka"), "logs")},
 	}
 }
 
@@ -480,8 +486,10 @@ func flinkFiles(lay Layout, conf string, config render.Settings) map[string][]by
 }
 
 func flinkValue(config render.Settings, key string) string {
-	v, _ := config.Value(key)
-	return v
+	if v, ok := config.Value(key); ok {
+		return fmt.Sprint(v)
+	}
+	return ""
 }
 
 // taskManagerRegistered succeeds once the JobManager lists the

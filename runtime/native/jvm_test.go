@@ -49,7 +49,7 @@ func checkFace(t *testing.T, what string, source, over render.Settings, added ma
 		if _, ok := want[o.Key]; !ok && !added[o.Key] {
 			t.Errorf("%s: override %s names no key of the source (renamed there?)", what, o.Key)
 		}
-		want[o.Key] = o.Value
+		want[o.Key] = o.Text()
 	}
 	for k, v := range want {
 		if got[k] != v {
@@ -121,6 +121,34 @@ func TestFlussServerYAML(t *testing.T) {
 		if got["datalake.paimon.warehouse"] != "/lab/.native/warehouse/paimon" {
 			t.Errorf("%s: the Paimon warehouse is %q", name, got["datalake.paimon.warehouse"])
 		}
+	}
+}
+
+// TestKafkaProperties holds the native broker's server.properties to
+// compose's broker properties (render.KafkaSettings).
+func TestKafkaProperties(t *testing.T) {
+	l := seedLab(t)
+	lay := Layout{Lab: "/lab", State: "/lab/.native"}
+	p := Ports{Kafka: 19092, KafkaController: 19093}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(KafkaProperties(l, lay, p)), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			t.Fatalf("not a property: %q", line)
+		}
+		got[k] = v
+	}
+	checkFace(t, "native Kafka", render.KafkaSettings(l), kafkaOverrides(lay, p), nil, got)
+	for k, v := range got {
+		if strings.Contains(v, "INTERNAL") || strings.Contains(v, "0.0.0.0") || strings.Contains(v, "kafka:") {
+			t.Errorf("a container value survived: %s=%s", k, v)
+		}
+	}
+	if got["listeners"] != "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093" {
+		t.Errorf("listeners=%s", got["listeners"])
 	}
 }
 
