@@ -99,6 +99,34 @@ func TestFlinkConfig(t *testing.T) {
 	}
 }
 
+// TestSettingsFromLabJSON: the native stack computes the settings from
+// the lab it loads from the lab directory (lab.json); they must be the
+// ones compose rendered from the HCL, or the faces drift apart.
+func TestSettingsFromLabJSON(t *testing.T) {
+	lab := renderedOrders(t)
+	rendered, err := os.ReadFile(filepath.Join(lab.Dir, "flink", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := render.FlinkSettings(lab.Lab).YAML(); !strings.HasSuffix(string(rendered), string(want)) {
+		t.Errorf("flink/config.yaml is not the settings of the loaded lab:\n%s\nwant\n%s", rendered, want)
+	}
+	compose, err := os.ReadFile(filepath.Join(lab.Dir, "compose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range render.KafkaSettings(lab.Lab) {
+		if !strings.Contains(string(compose), fmt.Sprintf("%s: %s", kafkaEnv(x.Key), x.Text())) &&
+			!strings.Contains(string(compose), fmt.Sprintf("%s: \"%s\"", kafkaEnv(x.Key), x.Text())) {
+			t.Errorf("compose.yaml lacks %s=%v of the loaded lab", x.Key, x.Value)
+		}
+	}
+}
+
+func kafkaEnv(key string) string {
+	return "KAFKA_" + strings.ToUpper(strings.NewReplacer("_", "__", "-", "___", ".", "_").Replace(key))
+}
+
 // TestFlussServerYAML holds each native Fluss server's server.yaml to
 // compose's FLUSS_PROPERTIES (render.FlussSettings).
 func TestFlussServerYAML(t *testing.T) {
