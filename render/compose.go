@@ -344,33 +344,16 @@ func kafkaService(l *schemas.Lab) types.ServiceConfig {
 	svc.Image = k.Image
 	svc.Environment = env(
 		"CLUSTER_ID", kafkaClusterID(l),
-		"KAFKA_NODE_ID", "1",
-		"KAFKA_PROCESS_ROLES", "broker,controller",
-		// Containers use kafka:19092; the host uses 127.0.0.1:<port>: the
-		// port is published on 127.0.0.1 only, and localhost may resolve
-		// to ::1 first, where nothing listens.
-		"KAFKA_LISTENERS", "INTERNAL://0.0.0.0:19092,HOST://0.0.0.0:9092,CONTROLLER://0.0.0.0:9093",
-		"KAFKA_ADVERTISED_LISTENERS", fmt.Sprintf("INTERNAL://%s,HOST://127.0.0.1:%d", KafkaInternal, k.Port),
-		"KAFKA_LISTENER_SECURITY_PROTOCOL_MAP", "INTERNAL:PLAINTEXT,HOST:PLAINTEXT,CONTROLLER:PLAINTEXT",
-		"KAFKA_INTER_BROKER_LISTENER_NAME", "INTERNAL",
-		"KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER",
-		"KAFKA_CONTROLLER_QUORUM_VOTERS", "1@kafka:9093",
-		"KAFKA_LOG_DIRS", "/var/lib/kafka/data",
-		"KAFKA_NUM_PARTITIONS", "1",
-		"KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false",
-		"KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1",
-		"KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1",
-		"KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1",
-		"KAFKA_SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR", "1",
-		"KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", "1",
-		"KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0",
 		// kafka-server-start.sh takes the heap from here (1 GB if unset).
 		// The image's configure step also writes it into the broker's
 		// properties as heap.opts (its exclude list names KAFKA_HEAP_OPT),
 		// which the broker ignores with a warning.
 		"KAFKA_HEAP_OPTS", heap(l, "kafka"),
 	)
-	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volKafka, "/var/lib/kafka/data")}
+	for _, x := range KafkaSettings(l) {
+		svc.Environment[kafkaEnvName(x.Key)] = str(x.Text())
+	}
+	svc.Volumes = []types.ServiceVolumeConfig{namedVolume(volKafka, kafkaDataDir)}
 	svc.Ports = []types.ServicePortConfig{publish(k.Port, 9092)}
 	return svc
 }
@@ -462,20 +445,11 @@ const (
 func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 	f := l.Stack.Fluss
 	remote := WarehouseDir + "/fluss"
-	props := []string{
-		"zookeeper.address: zookeeper:2181",
-		"bind.listeners: FLUSS://" + name + ":9123",
-		"remote.data.dir: " + remote,
-		"datalake.format: " + f.Lake,
-		"datalake." + f.Lake + ".metastore: filesystem",
-		"datalake." + f.Lake + ".warehouse: " + PaimonWarehouse,
-	}
 	cmd := "coordinatorServer"
 	dirs := []string{PaimonWarehouse, remote}
 	vols := []types.ServiceVolumeConfig{namedVolume(volWarehouse, WarehouseDir)}
 	if name == "tablet-server" {
 		cmd = "tabletServer"
-		props = append(props, "tablet-server.id: 0", "data.dir: "+flussDataDir)
 		vols = append(vols, namedVolume(volFluss, flussVolumeDir))
 		// The fluss-data volume is new and root's (the image has no
 		// /var/lib/fluss to copy ownership from), and the Apache image's
@@ -488,7 +462,7 @@ func flussService(l *schemas.Lab, name string) types.ServiceConfig {
 	svc.Image = f.Image
 	// Fluss's config.sh passes JVM_ARGS from the environment to the
 	// server's JVM (no heap is set otherwise: a quarter of the limit).
-	svc.Environment = env("FLUSS_PROPERTIES", strings.Join(props, "\n")+"\n", "JVM_ARGS", heap(l, name))
+	svc.Environment = env("FLUSS_PROPERTIES", string(FlussSettings(l, name).YAML()), "JVM_ARGS", heap(l, name))
 	svc.Entrypoint = shell(fmt.Sprintf("umask 0000 && mkdir -p %s && chmod 0777 %s %s && exec /docker-entrypoint.sh %s",
 		strings.Join(dirs, " "), WarehouseDir, strings.Join(dirs, " "), cmd))
 	svc.Volumes = vols

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"path"
 	"sort"
@@ -169,15 +170,17 @@ func (r *renderer) emit(name, comment string, objs ...M) error {
 // requestMB is the memory an object asks of the cluster once running,
 // in MiB: its containers' requests times its replicas, a FlinkDeployment's
 // JobManager and TaskManagers, a node pool's brokers (a Job's pods end).
+// It adds the quantities' numbers (mebibytes, flinkMB), never their text.
 func requestMB(o M) int {
 	spec, _ := o["spec"].(M)
 	mib := func(q any) int {
-		var n int
-		s := fmt.Sprint(q)
-		if _, err := fmt.Sscanf(strings.TrimSuffix(strings.TrimSuffix(s, "Mi"), "m"), "%d", &n); err != nil {
-			return 0
+		switch n := q.(type) {
+		case mebibytes:
+			return int(n)
+		case flinkMB:
+			return int(n)
 		}
-		return n
+		return 0
 	}
 	containers := func(pod M) int {
 		total := 0
@@ -212,6 +215,17 @@ func requestMB(o M) int {
 	}
 	return 0
 }
+
+// mebibytes is a memory quantity of Kubernetes, written "<n>Mi".
+type mebibytes int
+
+func (m mebibytes) MarshalJSON() ([]byte, error) { return json.Marshal(fmt.Sprintf("%dMi", int(m))) }
+
+// flinkMB is a FlinkDeployment's process memory, written "<n>m", which
+// Flink's MemorySize reads as MiB.
+type flinkMB int
+
+func (m flinkMB) MarshalJSON() ([]byte, error) { return json.Marshal(fmt.Sprintf("%dm", int(m))) }
 
 func header(l *schemas.Lab) string {
 	return fmt.Sprintf("# Rendered by labgen from the lab %q. Do not edit: change the lab and render again.\n", l.Name)
@@ -267,7 +281,7 @@ func meta(name string, labels M) M { return M{"name": name, "labels": labels} }
 // memoryResources gives a container the compose limit of a service as
 // both request and limit (the memory is reserved, as on a laptop).
 func memoryResources(mb int) M {
-	q := fmt.Sprintf("%dMi", mb)
+	q := mebibytes(mb)
 	return M{"requests": M{"memory": q, "cpu": "100m"}, "limits": M{"memory": q}}
 }
 

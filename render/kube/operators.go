@@ -51,17 +51,12 @@ func (r *renderer) kafka() error {
 			"jvmOptions": heapOptions(render.KafkaHeap(r.l)),
 		},
 	}
-	config := M{
-		"auto.create.topics.enable":                        false,
-		"num.partitions":                                   1,
-		"default.replication.factor":                       rf,
-		"min.insync.replicas":                              minISR,
-		"offsets.topic.replication.factor":                 rf,
-		"transaction.state.log.replication.factor":         rf,
-		"transaction.state.log.min.isr":                    minISR,
-		"share.coordinator.state.topic.replication.factor": rf,
-		"share.coordinator.state.topic.min.isr":            minISR,
-		"group.initial.rebalance.delay.ms":                 0,
+	config := M{}
+	for _, x := range render.KafkaSettings(r.l).Without(strimziManaged...) {
+		config[x.Key] = x.Value
+	}
+	for k, v := range kafkaReplication(rf, minISR) {
+		config[k] = v
 	}
 	var local []any
 	for i := range n {
@@ -97,6 +92,29 @@ Flink and ClickHouse reach it at %s; labgen run --kubernetes at 127.0.0.1:19094 
 kubectl port-forwards of the broker pods (listener "local").`, StrimziVersion, n, Face.Kafka), objs...)
 }
 
+// strimziManaged are the broker properties of the lab's Kafka settings
+// (render.KafkaSettings) that Strimzi sets itself and refuses in
+// spec.kafka.config: node ids, roles, listeners, the quorum, the logs.
+var strimziManaged = []string{
+	"node.id", "process.roles", "listeners", "advertised.listeners",
+	"listener.security.protocol.map", "inter.broker.listener.name",
+	"controller.listener.names", "controller.quorum.voters", "log.dirs",
+}
+
+// kafkaReplication replicates the internal topics, and the lab's by
+// default, over rf of the brokers (compose's single broker has 1).
+func kafkaReplication(rf, minISR int) map[string]int {
+	return map[string]int{
+		"default.replication.factor":                       rf,
+		"min.insync.replicas":                              minISR,
+		"offsets.topic.replication.factor":                 rf,
+		"transaction.state.log.replication.factor":         rf,
+		"transaction.state.log.min.isr":                    minISR,
+		"share.coordinator.state.topic.replication.factor": rf,
+		"share.coordinator.state.topic.min.isr":            minISR,
+	}
+}
+
 // heapOptions turns "-Xmx160m -Xms160m" into Strimzi's jvmOptions.
 func heapOptions(heap string) M {
 	m := M{}
@@ -121,31 +139,27 @@ func merge(ms ...M) M {
 	return out
 }
 
-// flinkConfigDropped are keys of the compose render's config.yaml the
-// operator sets itself: addresses, bind hosts and process sizes (from
-// each cluster's resources).
-var flinkConfigDropped = map[string]bool{
-	"jobmanager.rpc.address": true, "rest.address": true, "jobmanager.bind-host": true,
-	"taskmanager.bind-host": true, "rest.bind-address": true,
-	"jobmanager.memory.process.size": true, "taskmanager.memory.process.size": true,
-	"sql-gateway.endpoint.rest.address": true, "sql-gateway.endpoint.rest.bind-address": true,
+// flinkConfigDropped are keys of the lab's Flink settings
+// (render.FlinkSettings) the operator sets itself: addresses, bind hosts
+// and process sizes (from each cluster's resources).
+var flinkConfigDropped = []string{
+	"jobmanager.rpc.address", "rest.address", "jobmanager.bind-host",
+	"taskmanager.bind-host", "rest.bind-address",
+	"jobmanager.memory.process.size", "taskmanager.memory.process.size",
+	"sql-gateway.endpoint.rest.address", "sql-gateway.endpoint.rest.bind-address",
 }
 
-// flinkConfiguration is the compose render's Flink configuration as the
-// operator takes it (string values), with slots per TaskManager.
+// flinkSlotsKey is the one setting each cluster gives its own value.
+const flinkSlotsKey = "taskmanager.numberOfTaskSlots"
+
+// flinkConfiguration is the lab's Flink settings as the operator takes
+// them (string values), with slots per TaskManager.
 func (r *renderer) flinkConfiguration(slots int) M {
 	conf := M{}
-	for _, line := range strings.Split(string(r.files["flink/config.yaml"]), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(line, ": ")
-		if !ok || flinkConfigDropped[k] {
-			continue
-		}
+	for k, v := range render.FlinkSettings(r.l).Without(flinkConfigDropped...).Map() {
 		conf[k] = v
 	}
-	conf["taskmanager.numberOfTaskSlots"] = fmt.Sprint(slots)
+	conf[flinkSlotsKey] = fmt.Sprint(slots)
 	for k, v := range operatorConfiguration {
 		conf[k] = v
 	}
@@ -153,7 +167,7 @@ func (r *renderer) flinkConfiguration(slots int) M {
 }
 
 // operatorConfiguration is what the Flink Kubernetes Operator needs
-// beyond the compose render's Flink configuration:
+// beyond the lab's Flink settings:
 //   - Operator 1.10 is built on Flink 1.19, whose names of the checkpoint
 //     and savepoint directories are state.checkpoints.dir and
 //     state.savepoints.dir; its validator refuses a job with upgradeMode
@@ -288,8 +302,8 @@ func (r *renderer) flinkDeployment(name string, tms, slots int, job M, wait M) M
 		"serviceAccount":     ServiceAccount,
 		"flinkConfiguration": r.flinkConfiguration(slots),
 		"podTemplate":        r.flinkPod(wait),
-		"jobManager":         M{"replicas": 1, "resource": M{"memory": fmt.Sprintf("%dm", jm), "cpu": 0.5}},
-		"taskManager":        M{"replicas": tms, "resource": M{"memory": fmt.Sprintf("%dm", tm), "cpu": 1}},
+		"jobManager":         M{"replicas": 1, "resource": M{"memory": flinkMB(jm), "cpu": 0.5}},
+		"taskManager":        M{"replicas": tms, "resource": M{"memory": flinkMB(tm), "cpu": 1}},
 	}
 	if job != nil {
 		spec["job"] = job

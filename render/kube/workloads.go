@@ -39,30 +39,40 @@ func flussServer(r *renderer, name string, c M) {
 	env := c["env"].([]any)
 	for i, e := range env {
 		m := e.(M)
-		if m["name"] != "FLUSS_PROPERTIES" {
-			continue
+		if m["name"] == "FLUSS_PROPERTIES" {
+			m["value"] = string(flussSettings(r.l, name).YAML())
+			env[i] = m
 		}
-		var props []string
-		for _, line := range strings.Split(strings.TrimSpace(m["value"].(string)), "\n") {
-			switch {
-			case strings.HasPrefix(line, "bind.listeners:"):
-				props = append(props, "bind.listeners: FLUSS://0.0.0.0:9123",
-					fmt.Sprintf("advertised.listeners: FLUSS://$(POD_NAME).%s-hs.$(POD_NAMESPACE).svc:9123", name))
-			case strings.HasPrefix(line, "tablet-server.id:"):
-				// set from the pod's ordinal by the command below
-			default:
-				props = append(props, line)
-			}
-		}
-		m["value"] = strings.Join(props, "\n") + "\n"
-		env[i] = m
 	}
 	if name == "tablet-server" {
 		cmd := c["command"].([]string)
-		cmd[len(cmd)-1] = `export FLUSS_PROPERTIES="${FLUSS_PROPERTIES}tablet-server.id: ${POD_NAME##*-}
+		cmd[len(cmd)-1] = `export FLUSS_PROPERTIES="${FLUSS_PROPERTIES}` + render.FlussServerID + `: ${POD_NAME##*-}
 " && ` + cmd[len(cmd)-1]
 	}
 }
+
+// flussSettings are the lab's Fluss settings (render.FlussSettings) as the
+// Kubernetes face sets them.
+func flussSettings(l *schemas.Lab, name string) render.Settings {
+	var s render.Settings
+	for _, x := range render.FlussSettings(l, name) {
+		switch x.Key {
+		case flussListeners:
+			s = append(s, render.Setting{Key: flussListeners, Value: "FLUSS://0.0.0.0:9123"},
+				render.Setting{Key: flussAdvertised, Value: fmt.Sprintf("FLUSS://$(POD_NAME).%s-hs.$(POD_NAMESPACE).svc:9123", name)})
+		case render.FlussServerID:
+			// set from the pod's ordinal by the tablet server's command
+		default:
+			s = append(s, x)
+		}
+	}
+	return s
+}
+
+const (
+	flussListeners  = "bind.listeners"
+	flussAdvertised = "advertised.listeners"
+)
 
 // workload renders a compose service as a StatefulSet (it keeps state in
 // a volume of its own), a Job (it runs once) or a Deployment, with a

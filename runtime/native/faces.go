@@ -3,8 +3,6 @@ package native
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/labgen/labgen/render"
@@ -42,8 +40,8 @@ var faces = map[string]face{
 	"clickhouse":         {add: (*planner).clickhouse},
 	"clickhouse-init":    {doneBy: "clickhouse: chdb applies sql/clickhouse/schema.sql when it starts", foldedInto: "clickhouse"},
 	"zookeeper":          {add: func(b *planner) ([]Service, error) { return b.jvm(ZooKeeperService) }},
-	"coordinator-server": {add: func(b *planner) ([]Service, error) { return b.jvm(FlussCoordinatorService) }},
-	"tablet-server":      {add: func(b *planner) ([]Service, error) { return b.jvm(FlussTabletService) }},
+	"coordinator-server": {add: (*planner).flussCoordinator},
+	"tablet-server":      {add: (*planner).flussTablet},
 	"jobmanager":         {add: (*planner).jobmanager},
 	"taskmanager":        {add: (*planner).taskmanagers},
 	"sql-gateway": {add: func(b *planner) ([]Service, error) {
@@ -75,7 +73,7 @@ type planner struct {
 	progress func(string)
 
 	cp     *Classpaths
-	config []byte
+	config render.Settings
 }
 
 // jvm plans a service of the JVM engines, resolving their jars the first
@@ -96,20 +94,16 @@ func (b *planner) classpaths() error {
 	return err
 }
 
-// flinkConfig is the rendered Flink configuration with the native
-// stack's addresses and directories.
-func (b *planner) flinkConfig() ([]byte, error) {
+// flinkConfig is the lab's Flink configuration with the native stack's
+// addresses and directories.
+func (b *planner) flinkConfig() (render.Settings, error) {
 	if b.config != nil {
 		return b.config, nil
 	}
 	if err := b.classpaths(); err != nil {
 		return nil, err
 	}
-	rendered, err := os.ReadFile(filepath.Join(b.lab.Dir, "flink", "config.yaml"))
-	if err != nil {
-		return nil, fmt.Errorf("the rendered Flink configuration: %w", err)
-	}
-	b.config = FlinkConfig(rendered, b.lay, b.ports)
+	b.config = FlinkConfig(b.lab.Lab, b.lay, b.ports)
 	return b.config, nil
 }
 
@@ -134,6 +128,18 @@ func (b *planner) clickhouse() ([]Service, error) {
 		Reader: env[labdir.ClickHouseReaderUser], ReaderPassword: env[labdir.ClickHouseReaderPassword],
 	})
 	return []Service{svc}, nil
+}
+
+// flussCoordinator and flussTablet are the Fluss servers, configured from
+// the lab's settings.
+func (b *planner) flussCoordinator() ([]Service, error) {
+	return b.jvm(func(lay Layout, cp *Classpaths, p Ports) Service {
+		return FlussCoordinatorService(lay, cp, p, b.lab.Lab)
+	})
+}
+
+func (b *planner) flussTablet() ([]Service, error) {
+	return b.jvm(func(lay Layout, cp *Classpaths, p Ports) Service { return FlussTabletService(lay, cp, p, b.lab.Lab) })
 }
 
 func (b *planner) jobmanager() ([]Service, error) {

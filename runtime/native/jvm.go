@@ -114,25 +114,7 @@ func KafkaService(lay Layout, cp *Classpaths, p Ports, lab *schemas.Lab) Service
 	conf := lay.Conf("kafka")
 	props := filepath.Join(conf, "server.properties")
 	addr := fmt.Sprintf("127.0.0.1:%d", p.Kafka)
-	propsBody := fmt.Appendf(nil, `# Written by labgen: one KRaft node, broker and controller, on 127.0.0.1.
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:%[2]d
-listeners=PLAINTEXT://127.0.0.1:%[1]d,CONTROLLER://127.0.0.1:%[2]d
-advertised.listeners=PLAINTEXT://127.0.0.1:%[1]d
-controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=%[3]s
-num.partitions=1
-auto.create.topics.enable=false
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-`, p.Kafka, p.KafkaController, filepath.Join(lay.Data("kafka"), "logs"))
+	propsBody := KafkaProperties(lab, lay, p)
 	jvm := append(smallJVM(kafkaHeap), "-Dlog4j2.configurationFile="+cp.Log4j, "-cp", classpathArg(cp.Kafka))
 	topics := lab.KafkaTopics()
 	clusterID := KafkaClusterID(lab)
@@ -160,6 +142,30 @@ group.initial.rebalance.delay.ms=0
 		Health: Probe{Func: func(ctx context.Context) error { return kafkaBrokers(ctx, addr) }, Start: 90 * time.Second},
 		Ready:  func(ctx context.Context) error { return CreateKafkaTopics(ctx, addr, topics) },
 		Memory: kafkaHeap + " heap", Why: "-Xmx set by labgen",
+	}
+}
+
+// KafkaProperties are compose's broker properties (render.KafkaSettings)
+// with the native stack's overrides: one PLAINTEXT listener and the
+// controller's on 127.0.0.1, the logs under the layout.
+func KafkaProperties(lab *schemas.Lab, lay Layout, p Ports) []byte {
+	s := render.KafkaSettings(lab)
+	for _, o := range kafkaOverrides(lay, p) {
+		s = s.Set(o.Key, o.Value, "")
+	}
+	return append([]byte("# Written by labgen: one KRaft node, broker and controller, on 127.0.0.1.\n"), s.Properties()...)
+}
+
+// kafkaOverrides are the keys of render.KafkaSettings the native stack
+// sets otherwise.
+func kafkaOverrides(lay Layout, p Ports) render.Settings {
+	return render.Settings{
+		{Key: "listeners", Value: fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,CONTROLLER://127.0.0.1:%d", p.Kafka, p.KafkaController)},
+		{Key: "advertised.listeners", Value: fmt.Sprintf("PLAINTEXT://127.0.0.1:%d", p.Kafka)},
+		{Key: "listener.security.protocol.map", Value: "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"},
+		{Key: "inter.broker.listener.name", Value: "PLAINTEXT"},
+		{Key: "controller.quorum.voters", Value: fmt.Sprintf("1@127.0.0.1:%d", p.KafkaController)},
+		{Key: "log.dirs", Value: filepath.Join(lay.Data("kafka"), "logs")},
 	}
 }
 
@@ -205,36 +211,54 @@ func CreateKafkaTopics(ctx context.Context, addr string, topics []schemas.KafkaT
 	return nil
 }
 
-// FlussServerYAML is what compose's FLUSS_PROPERTIES holds, on 127.0.0.1
-// with the warehouse of the layout. tablet is false for the coordinator.
-func FlussServerYAML(lay Layout, p Ports, tablet bool) []byte {
+// FlussServerYAML is compose's FLUSS_PROPERTIES (render.FlussSettings)
+// with the native stack's addresses and directories: on 127.0.0.1, the
+// warehouse and data of the layout. tablet is false for the coordinator.
+func FlussServerYAML(l *schemas.Lab, lay Layout, p Ports, tablet bool) []byte {
+	name := "coordinator-server"
+	if tablet {
+		name = "tablet-server"
+	}
+	s := render.FlussSettings(l, name)
+	for _, o := range flussOverrides(l, lay, p, tablet) {
+		s = s.Set(o.Key, o.Value, "")
+	}
+	return append(fmt.Appendf(nil, "# Written by labgen: the %s of the native stack (compose's FLUSS_PROPERTIES).\n", name), s.YAML()...)
+}
+
+// flussOverrides are the keys of render.FlussSettings the native stack
+// sets otherwise.
+func flussOverrides(l *schemas.Lab, lay Layout, p Ports, tablet bool) render.Settings {
 	port, name := p.FlussCoordinator, "coordinator-server"
 	if tablet {
 		port, name = p.FlussTablet, "tablet-server"
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Written by labgen: the %s of the native stack (compose's FLUSS_PROPERTIES).\n", name)
-	fmt.Fprintf(&b, "zookeeper.address: 127.0.0.1:%d\n", p.ZooKeeper)
-	fmt.Fprintf(&b, "bind.listeners: FLUSS://127.0.0.1:%d\n", port)
-	fmt.Fprintf(&b, "remote.data.dir: %s\n", filepath.Join(lay.Warehouse(), "fluss"))
-	b.WriteString("datalake.format: paimon\n")
-	b.WriteString("datalake.paimon.metastore: filesystem\n")
-	fmt.Fprintf(&b, "datalake.paimon.warehouse: %s\n", filepath.Join(lay.Warehouse(), "paimon"))
-	if tablet {
-		b.WriteString("tablet-server.id: 0\n")
-		fmt.Fprintf(&b, "data.dir: %s\n", filepath.Join(lay.Data(name), "data"))
+	s := render.Settings{
+		{Key: "zookeeper.address", Value: fmt.Sprintf("127.0.0.1:%d", p.ZooKeeper)},
+		{Key: "bind.listeners", Value: fmt.Sprintf("FLUSS://127.0.0.1:%d", port)},
+		{Key: "remote.data.dir", Value: filepath.Join(lay.Warehouse(), "fluss")},
+		{Key: "datalake." + l.Stack.Fluss.Lake + ".warehouse", Value: filepath.Join(lay.Warehouse(), "paimon")},
 	}
-	return []byte(b.String())
+	if tablet {
+		s = append(s, render.Setting{Key: "data.dir", Value: filepath.Join(lay.Data(name), "data")})
+	}
+	return s
 }
 
 // FlussCoordinatorService is compose's coordinator-server.
-func FlussCoordinatorService(lay Layout, cp *Classpaths, p Ports) Service {
-	return flussService(lay, cp, p, false)
+func FlussCoordinatorService(lay Layout, cp *Classpaths, p Ports, l *schemas.Lab) Service {
+	return withFlussConfig(flussService(lay, cp, p, false), l, lay, p, false)
 }
 
 // FlussTabletService is compose's tablet-server.
-func FlussTabletService(lay Layout, cp *Classpaths, p Ports) Service {
-	return flussService(lay, cp, p, true)
+func FlussTabletService(lay Layout, cp *Classpaths, p Ports, l *schemas.Lab) Service {
+	return withFlussConfig(flussService(lay, cp, p, true), l, lay, p, true)
+}
+
+// withFlussConfig gives a Fluss server its server.yaml.
+func withFlussConfig(s Service, l *schemas.Lab, lay Layout, p Ports, tablet bool) Service {
+	s.Files = map[string][]byte{filepath.Join(lay.Conf(s.Name), "server.yaml"): FlussServerYAML(l, lay, p, tablet)}
+	return s
 }
 
 func flussService(lay Layout, cp *Classpaths, p Ports, tablet bool) Service {
@@ -254,7 +278,6 @@ func flussService(lay Layout, cp *Classpaths, p Ports, tablet bool) Service {
 		Argv:    argv,
 		Version: jarVersion(cp.Fluss, "fluss-server"),
 		Env:     []string{"FLUSS_PLUGINS_DIR=" + plugins},
-		Files:   map[string][]byte{filepath.Join(conf, "server.yaml"): FlussServerYAML(lay, p, tablet)},
 		// The image's mkdir of the warehouse, and its plugins/paimon folder
 		// as links into the Maven repository.
 		Setup: func(context.Context) error {
@@ -286,86 +309,67 @@ func linkPlugin(dir string, jars []string) error {
 	return nil
 }
 
-// flinkOverrides are the keys FlinkConfig sets, in the order it appends
-// the missing ones.
-func flinkOverrides(lay Layout, p Ports) [][2]string {
+// nativeFlinkWhy heads the keys the native stack adds to Flink's.
+const nativeFlinkWhy = "Set by labgen for the native stack."
+
+// flinkOverrides are the keys the native stack sets on
+// render.FlinkSettings: addresses and bind hosts 127.0.0.1, the ports of
+// p, checkpoints and temporary files under the layout. The keys the
+// settings lack (flinkAdded) come last.
+func flinkOverrides(lay Layout, p Ports) render.Settings {
 	tmp := filepath.Join(lay.State, "tmp")
-	return [][2]string{
-		{"jobmanager.rpc.address", "127.0.0.1"},
-		{"jobmanager.rpc.port", strconv.Itoa(p.FlinkRPC)},
-		{"jobmanager.bind-host", "127.0.0.1"},
-		{"taskmanager.bind-host", "127.0.0.1"},
-		{"taskmanager.host", "127.0.0.1"},
-		{"rest.address", "127.0.0.1"},
-		{"rest.port", strconv.Itoa(p.FlinkREST)},
-		{"rest.bind-address", "127.0.0.1"},
-		{"blob.server.port", strconv.Itoa(p.FlinkBlob)},
-		{"sql-gateway.endpoint.rest.address", "127.0.0.1"},
-		{"sql-gateway.endpoint.rest.bind-address", "127.0.0.1"},
-		{"sql-gateway.endpoint.rest.port", strconv.Itoa(p.Gateway)},
-		{"execution.checkpointing.dir", "file://" + lay.Checkpoints()},
-		{"execution.checkpointing.savepoint-dir", "file://" + filepath.Join(lay.Checkpoints(), "savepoints")},
-		{"io.tmp.dirs", filepath.Join(tmp, "flink-io")},
-		{"web.tmpdir", filepath.Join(tmp, "flink-web")},
+	return render.Settings{
+		{Key: "jobmanager.rpc.address", Value: "127.0.0.1"},
+		{Key: "jobmanager.rpc.port", Value: strconv.Itoa(p.FlinkRPC)},
+		{Key: "jobmanager.bind-host", Value: "127.0.0.1"},
+		{Key: "taskmanager.bind-host", Value: "127.0.0.1"},
+		{Key: "taskmanager.host", Value: "127.0.0.1"},
+		{Key: "rest.address", Value: "127.0.0.1"},
+		{Key: "rest.port", Value: strconv.Itoa(p.FlinkREST)},
+		{Key: "rest.bind-address", Value: "127.0.0.1"},
+		{Key: "blob.server.port", Value: strconv.Itoa(p.FlinkBlob)},
+		{Key: "sql-gateway.endpoint.rest.address", Value: "127.0.0.1"},
+		{Key: "sql-gateway.endpoint.rest.bind-address", Value: "127.0.0.1"},
+		{Key: "sql-gateway.endpoint.rest.port", Value: strconv.Itoa(p.Gateway)},
+		{Key: "execution.checkpointing.dir", Value: "file://" + lay.Checkpoints()},
+		{Key: "execution.checkpointing.savepoint-dir", Value: "file://" + filepath.Join(lay.Checkpoints(), "savepoints")},
+		{Key: "io.tmp.dirs", Value: filepath.Join(tmp, "flink-io")},
+		{Key: "web.tmpdir", Value: filepath.Join(tmp, "flink-web")},
 	}
 }
 
-// FlinkConfig turns the lab's rendered flink/config.yaml (flat "key: value"
-// lines) into the native stack's: addresses and bind hosts 127.0.0.1, the
-// ports of p, checkpoints and temporary files under the layout, and the
-// Java 17 options if the file lacks them. Keys are replaced by name; every
-// other line (memory, slots, restart strategy, checkpoint interval) stays.
-func FlinkConfig(rendered []byte, lay Layout, p Ports) []byte {
-	over := flinkOverrides(lay, p)
-	want := map[string]string{}
-	for _, kv := range over {
-		want[kv[0]] = kv[1]
+// flinkAdded are the overrides compose's configuration has no key for:
+// containers have their own address and temporary directories.
+var flinkAdded = map[string]bool{"taskmanager.host": true, "io.tmp.dirs": true, "web.tmpdir": true}
+
+// FlinkConfig is the lab's Flink configuration (render.FlinkSettings, the
+// settings of compose's flink/config.yaml) with the native stack's
+// overrides; every other key (memory, slots, restart strategy, checkpoint
+// interval, Java 17 options) is compose's.
+func FlinkConfig(l *schemas.Lab, lay Layout, p Ports) render.Settings {
+	s := render.FlinkSettings(l)
+	for _, o := range flinkOverrides(lay, p) {
+		s = s.Set(o.Key, o.Value, nativeFlinkWhy)
 	}
-	done := map[string]bool{}
-	hasJavaOpts := false
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(string(rendered), "\n"), "\n") {
-		key, _, ok := strings.Cut(line, ":")
-		key = strings.TrimSpace(key)
-		if !ok || strings.HasPrefix(strings.TrimSpace(line), "#") || strings.HasPrefix(line, " ") {
-			b.WriteString(line + "\n")
-			continue
-		}
-		if key == "env.java.opts.all" {
-			hasJavaOpts = true
-		}
-		if v, ok := want[key]; ok {
-			if !done[key] {
-				fmt.Fprintf(&b, "%s: %s\n", key, v)
-				done[key] = true
-			}
-			continue
-		}
-		b.WriteString(line + "\n")
-	}
-	b.WriteString("\n# Set by labgen for the native stack.\n")
-	for _, kv := range over {
-		if !done[kv[0]] {
-			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
-		}
-	}
-	if !hasJavaOpts {
-		fmt.Fprintf(&b, "env.java.opts.all: %s\n", strings.Join(render.FlinkJava17Opts, " "))
-	}
-	return []byte(b.String())
+	return s
+}
+
+// flinkYAML is the native stack's config.yaml.
+func flinkYAML(config render.Settings) []byte {
+	return append([]byte("# Written by labgen: flink/config.yaml's settings with the native stack's addresses, ports and directories.\n"), config.YAML()...)
 }
 
 // FlinkResourceParams runs Flink's BashJavaUtils as bin/jobmanager.sh and
 // bin/taskmanager.sh do (GET_JM_RESOURCE_PARAMS / GET_TM_RESOURCE_PARAMS):
 // jvm are the JVM memory flags, dynamic the "-D key=value" arguments the
 // entry point gets.
-func FlinkResourceParams(ctx context.Context, cp *Classpaths, config []byte, what string) (jvm, dynamic []string, err error) {
+func FlinkResourceParams(ctx context.Context, cp *Classpaths, config render.Settings, what string) (jvm, dynamic []string, err error) {
 	dir, err := os.MkdirTemp("", "labgen-flink-conf-")
 	if err != nil {
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), config, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), flinkYAML(config), 0o644); err != nil {
 		return nil, nil, err
 	}
 	cmd := exec.CommandContext(ctx, "java", "-Xmx128m", "-XX:+UseSerialGC",
@@ -402,7 +406,7 @@ func flinkJVM(cp *Classpaths, lay Layout, name string, mem []string) []string {
 
 // JobManagerService is the session cluster's JobManager; config is
 // FlinkConfig's output. It runs BashJavaUtils to size the JVM.
-func JobManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config []byte) (Service, error) {
+func JobManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config render.Settings) (Service, error) {
 	mem, dyn, err := FlinkResourceParams(ctx, cp, config, "GET_JM_RESOURCE_PARAMS")
 	if err != nil {
 		return Service{}, err
@@ -419,14 +423,14 @@ func JobManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports,
 		Env:     []string{"FLINK_CONF_DIR=" + conf},
 		Files:   flinkFiles(lay, conf, config),
 		Health:  httpProbe("jobmanager", rest, 2*time.Minute),
-		Memory:  flinkKey(config, "jobmanager.memory.process.size"),
+		Memory:  flinkValue(config, "jobmanager.memory.process.size"),
 		Why:     "jobmanager.memory.process.size of flink/config.yaml",
 	}, nil
 }
 
 // TaskManagerService is one TaskManager of the session cluster, named as
 // its compose service is (taskmanager, taskmanager-2, …).
-func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config []byte, name string) (Service, error) {
+func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports, config render.Settings, name string) (Service, error) {
 	mem, dyn, err := FlinkResourceParams(ctx, cp, config, "GET_TM_RESOURCE_PARAMS")
 	if err != nil {
 		return Service{}, err
@@ -447,14 +451,14 @@ func TaskManagerService(ctx context.Context, lay Layout, cp *Classpaths, p Ports
 		// compose greps /taskmanagers for the container's address; here
 		// every TaskManager is on 127.0.0.1, so it is found by its ID.
 		Health: Probe{Func: func(ctx context.Context) error { return taskManagerRegistered(ctx, rest, name) }, Start: 2 * time.Minute},
-		Memory: flinkKey(config, "taskmanager.memory.process.size"),
+		Memory: flinkValue(config, "taskmanager.memory.process.size"),
 		Why:    "taskmanager.memory.process.size of flink/config.yaml",
 	}, nil
 }
 
 // SQLGatewayService is Flink's SQL gateway, sending jobs to the session
 // cluster.
-func SQLGatewayService(lay Layout, cp *Classpaths, p Ports, config []byte) Service {
+func SQLGatewayService(lay Layout, cp *Classpaths, p Ports, config render.Settings) Service {
 	conf := lay.Conf("sql-gateway")
 	argv := append(flinkJVM(cp, lay, "sql-gateway", smallJVM(gatewayHeap)),
 		"org.apache.flink.table.gateway.SqlGateway", "-Dexecution.target=remote")
@@ -469,21 +473,18 @@ func SQLGatewayService(lay Layout, cp *Classpaths, p Ports, config []byte) Servi
 	}
 }
 
-func flinkFiles(lay Layout, conf string, config []byte) map[string][]byte {
+func flinkFiles(lay Layout, conf string, config render.Settings) map[string][]byte {
 	return map[string][]byte{
-		filepath.Join(conf, "config.yaml"): config,
+		filepath.Join(conf, "config.yaml"): flinkYAML(config),
 		// io.tmp.dirs and web.tmpdir must exist.
 		filepath.Join(lay.State, "tmp", "flink-io", ".keep"):  nil,
 		filepath.Join(lay.State, "tmp", "flink-web", ".keep"): nil,
 	}
 }
 
-// flinkKey is a key's value in a flat config.yaml.
-func flinkKey(config []byte, key string) string {
-	for _, line := range strings.Split(string(config), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == key {
-			return strings.TrimSpace(v)
-		}
+func flinkValue(config render.Settings, key string) string {
+	if v, ok := config.Value(key); ok {
+		return fmt.Sprint(v)
 	}
 	return ""
 }

@@ -14,47 +14,169 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/internal/proc"
+	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/flinkapi"
 )
 
-func TestFlinkConfig(t *testing.T) {
-	rendered := []byte(`# head
-jobmanager.rpc.address: jobmanager
-jobmanager.bind-host: 0.0.0.0
-rest.port: 8081
-taskmanager.numberOfTaskSlots: 4
-execution.checkpointing.dir: file:///checkpoints
-restart-strategy.type: fixed-delay
-`)
-	lay := Layout{Lab: "/lab", State: "/lab/.native"}
-	p := Ports{FlinkREST: 18081, Gateway: 18083, FlinkRPC: 16123, FlinkBlob: 16124}
-	got := string(FlinkConfig(rendered, lay, p))
-	for _, want := range []string{
-		"# head\n",
-		"jobmanager.rpc.address: 127.0.0.1\n",
-		"jobmanager.bind-host: 127.0.0.1\n",
-		"rest.port: 18081\n",
-		"taskmanager.numberOfTaskSlots: 4\n",
-		"restart-strategy.type: fixed-delay\n",
-		"execution.checkpointing.dir: file:///lab/.native/checkpoints\n",
-		"execution.checkpointing.savepoint-dir: file:///lab/.native/checkpoints/savepoints\n",
-		"sql-gateway.endpoint.rest.port: 18083\n",
-		"blob.server.port: 16124\n",
-		"taskmanager.host: 127.0.0.1\n",
-		"env.java.opts.all: --add-exports=java.base/sun.net.util=ALL-UNNAMED ",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("config lacks %q:\n%s", want, got)
+// yamlKeys reads flat "key: value" lines, for the tests only.
+func yamlKeys(t *testing.T, b []byte) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("not a flat key: %q", line)
+		}
+		if _, dup := m[k]; dup {
+			t.Errorf("%s twice", k)
+		}
+		m[k] = v
+	}
+	return m
+}
+
+// checkFace holds a face's configuration to the one source: each key of
+// source is in got with source's value or the face's named override, and
+// each override names a key of source unless added says it is the
+// face's own.
+func checkFace(t *testing.T, what string, source, over render.Settings, added map[string]bool, got map[string]string) {
+	t.Helper()
+	want := source.Map()
+	for _, o := range over {
+		if _, ok := want[o.Key]; !ok && !added[o.Key] {
+			t.Errorf("%s: override %s names no key of the source (renamed there?)", what, o.Key)
+		}
+		want[o.Key] = o.Text()
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s is %q, want %q", what, k, got[k], v)
 		}
 	}
-	if strings.Contains(got, "jobmanager\n") || strings.Contains(got, "file:///checkpoints\n") {
-		t.Errorf("a container value survived:\n%s", got)
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: %s is in no source and no override", what, k)
+		}
 	}
-	if n := strings.Count(got, "\nrest.port:"); n != 1 {
-		t.Errorf("rest.port %d times", n)
+}
+
+func TestFlinkConfig(t *testing.T) {
+	l := seedLab(t)
+	lay := Layout{Lab: "/lab", State: "/lab/.native"}
+	p := Ports{FlinkREST: 18081, Gateway: 18083, FlinkRPC: 16123, FlinkBlob: 16124}
+	conf := FlinkConfig(l, lay, p)
+	got := yamlKeys(t, flinkYAML(conf))
+	checkFace(t, "native Flink", render.FlinkSettings(l), flinkOverrides(lay, p), flinkAdded, got)
+	for k, v := range map[string]string{
+		"jobmanager.rpc.address":                "127.0.0.1",
+		"jobmanager.bind-host":                  "127.0.0.1",
+		"rest.port":                             "18081",
+		"execution.checkpointing.dir":           "file:///lab/.native/checkpoints",
+		"execution.checkpointing.savepoint-dir": "file:///lab/.native/checkpoints/savepoints",
+		"sql-gateway.endpoint.rest.port":        "18083",
+		"blob.server.port":                      "16124",
+		"taskmanager.host":                      "127.0.0.1",
+		"env.java.opts.all":                     strings.Join(render.FlinkJava17Opts, " "),
+	} {
+		if got[k] != v {
+			t.Errorf("%s is %q, want %q", k, got[k], v)
+		}
 	}
-	if again := string(FlinkConfig([]byte(got), lay, p)); strings.Count(again, "env.java.opts.all") != 1 {
-		t.Errorf("env.java.opts.all twice:\n%s", again)
+	for k, v := range got {
+		if v == "jobmanager" || v == "0.0.0.0" || strings.Contains(v, "file:///checkpoints") {
+			t.Errorf("a container value survived: %s: %s", k, v)
+		}
+	}
+	jm, tm := l.Stack.FlinkMemory()
+	if m := flinkValue(conf, "jobmanager.memory.process.size"); m != fmt.Sprintf("%dm", jm) {
+		t.Errorf("the JobManager's memory is %q, want %dm", m, jm)
+	}
+	if m := flinkValue(conf, "taskmanager.memory.process.size"); m != fmt.Sprintf("%dm", tm) {
+		t.Errorf("the TaskManager's memory is %q, want %dm", m, tm)
+	}
+}
+
+// TestSettingsFromLabJSON: the native stack computes the settings from
+// the lab it loads from the lab directory (lab.json); they must be the
+// ones compose rendered from the HCL, or the faces drift apart.
+func TestSettingsFromLabJSON(t *testing.T) {
+	lab := renderedOrders(t)
+	rendered, err := os.ReadFile(filepath.Join(lab.Dir, "flink", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := render.FlinkSettings(lab.Lab).YAML(); !strings.HasSuffix(string(rendered), string(want)) {
+		t.Errorf("flink/config.yaml is not the settings of the loaded lab:\n%s\nwant\n%s", rendered, want)
+	}
+	compose, err := os.ReadFile(filepath.Join(lab.Dir, "compose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range render.KafkaSettings(lab.Lab) {
+		if !strings.Contains(string(compose), fmt.Sprintf("%s: %s", kafkaEnv(x.Key), x.Text())) &&
+			!strings.Contains(string(compose), fmt.Sprintf("%s: \"%s\"", kafkaEnv(x.Key), x.Text())) {
+			t.Errorf("compose.yaml lacks %s=%v of the loaded lab", x.Key, x.Value)
+		}
+	}
+}
+
+func kafkaEnv(key string) string {
+	return "KAFKA_" + strings.ToUpper(strings.NewReplacer("_", "__", "-", "___", ".", "_").Replace(key))
+}
+
+// TestFlussServerYAML holds each native Fluss server's server.yaml to
+// compose's FLUSS_PROPERTIES (render.FlussSettings).
+func TestFlussServerYAML(t *testing.T) {
+	l := seedLab(t)
+	if l.Stack.Fluss == nil {
+		t.Fatal("labs/orders has no Fluss")
+	}
+	lay := Layout{Lab: "/lab", State: "/lab/.native"}
+	p := Ports{ZooKeeper: 12181, FlussCoordinator: 19123, FlussTablet: 19124}
+	for _, tablet := range []bool{false, true} {
+		name := "coordinator-server"
+		if tablet {
+			name = "tablet-server"
+		}
+		got := yamlKeys(t, FlussServerYAML(l, lay, p, tablet))
+		checkFace(t, "native "+name, render.FlussSettings(l, name), flussOverrides(l, lay, p, tablet), nil, got)
+		if want := fmt.Sprintf("FLUSS://127.0.0.1:%d", map[bool]int{false: 19123, true: 19124}[tablet]); got["bind.listeners"] != want {
+			t.Errorf("%s listens on %q, want %q", name, got["bind.listeners"], want)
+		}
+		if got["datalake.paimon.warehouse"] != "/lab/.native/warehouse/paimon" {
+			t.Errorf("%s: the Paimon warehouse is %q", name, got["datalake.paimon.warehouse"])
+		}
+	}
+}
+
+// TestKafkaProperties holds the native broker's server.properties to
+// compose's broker properties (render.KafkaSettings).
+func TestKafkaProperties(t *testing.T) {
+	l := seedLab(t)
+	lay := Layout{Lab: "/lab", State: "/lab/.native"}
+	p := Ports{Kafka: 19092, KafkaController: 19093}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(KafkaProperties(l, lay, p)), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			t.Fatalf("not a property: %q", line)
+		}
+		got[k] = v
+	}
+	checkFace(t, "native Kafka", render.KafkaSettings(l), kafkaOverrides(lay, p), nil, got)
+	for k, v := range got {
+		if strings.Contains(v, "INTERNAL") || strings.Contains(v, "0.0.0.0") || strings.Contains(v, "kafka:") {
+			t.Errorf("a container value survived: %s=%s", k, v)
+		}
+	}
+	if got["listeners"] != "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093" {
+		t.Errorf("listeners=%s", got["listeners"])
 	}
 }
 
@@ -99,11 +221,7 @@ func TestNativeStack(t *testing.T) {
 		FlussCoordinator: free("fc"), FlussTablet: free("ft"),
 		FlinkREST: free("rest"), Gateway: free("gw"), FlinkRPC: free("rpc"), FlinkBlob: free("blob"),
 	}
-	rendered, err := os.ReadFile(filepath.Join(lab.Dir, "flink", "config.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf := FlinkConfig(rendered, lay, p)
+	conf := FlinkConfig(lab.Lab, lay, p)
 	jm, err := JobManagerService(ctx, lay, cp, p, conf)
 	if err != nil {
 		t.Fatal(err)
@@ -115,8 +233,8 @@ func TestNativeStack(t *testing.T) {
 	services := []Service{
 		ZooKeeperService(lay, cp, p),
 		KafkaService(lay, cp, p, lab.Lab),
-		FlussCoordinatorService(lay, cp, p),
-		FlussTabletService(lay, cp, p),
+		FlussCoordinatorService(lay, cp, p, lab.Lab),
+		FlussTabletService(lay, cp, p, lab.Lab),
 		jm, tm,
 		SQLGatewayService(lay, cp, p, conf),
 	}

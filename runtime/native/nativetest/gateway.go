@@ -43,7 +43,7 @@ func Enabled(t testing.TB) {
 // Gateway starts a SQL gateway whose class path holds the Flink jars and
 // connector jars of every given rendered lab (their labgen.lock), and
 // returns its URL. It is stopped when the test ends. The first lab's
-// flink/config.yaml configures it.
+// Flink settings configure it.
 func Gateway(t testing.TB, labs ...*labdir.Lab) string {
 	t.Helper()
 	Enabled(t)
@@ -83,13 +83,9 @@ func Gateway(t testing.TB, labs ...*labdir.Lab) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, err := os.ReadFile(filepath.Join(labs[0].Dir, "flink", "config.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Only the gateway runs; the other ports are never bound.
 	p := native.Ports{Gateway: port, FlinkREST: port + 1, FlinkRPC: port + 2, FlinkBlob: port + 3}
-	s := native.SQLGatewayService(lay, cp, p, native.FlinkConfig(rendered, lay, p))
+	s := native.SQLGatewayService(lay, cp, p, native.FlinkConfig(labs[0].Lab, lay, p))
 	for path, b := range s.Files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
