@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/internal/proc"
+	"github.com/labgen/labgen/render"
 )
 
 // ErrNoDocker is wrapped by every error that means Docker cannot be used
@@ -336,4 +337,19 @@ func (c *Compose) Service(ctx context.Context, action, service string) (string, 
 func (c *Compose) Exec(ctx context.Context, service string, argv ...string) (string, error) {
 	out, err := c.run(ctx, append([]string{"exec", "-T", service}, argv...)...)
 	return string(out), err
+}
+
+// WarehouseFile is the first file named pattern below dir of the lake
+// warehouse, looked for in the JobManager's container, as the rendered
+// smoke script does.
+func (c *Compose) WarehouseFile(ctx context.Context, dir, pattern string) (string, error) {
+	root := render.WarehouseDir + "/" + dir
+	out, err := c.Exec(ctx, "jobmanager", "find", root, "-type", "f", "-name", pattern)
+	if err != nil {
+		return "", err
+	}
+	if first, _, _ := strings.Cut(strings.TrimSpace(out), "\n"); first != "" {
+		return first, nil
+	}
+	return "", fmt.Errorf("no %s file under %s yet", pattern, root)
 }

@@ -210,3 +210,28 @@ func Down(ctx context.Context, lay Layout, volumes bool) (string, error) {
 	}
 	return msg + "; its state is kept in " + lay.State + ".", nil
 }
+
+// WarehouseFile is the first file named pattern below dir of the stack's
+// lake warehouse (slash-separated), as a slash path relative to the lab
+// directory. Iceberg keeps data files in partition directories below
+// data/, so the walk goes down.
+func (c *Client) WarehouseFile(_ context.Context, dir, pattern string) (string, error) {
+	root := filepath.Join(c.lay.Warehouse(), filepath.FromSlash(dir))
+	found := ""
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err // the directory is not there yet
+		}
+		if ok, _ := filepath.Match(pattern, d.Name()); ok && d.Type().IsRegular() {
+			found = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if found == "" {
+		rel, _ := filepath.Rel(c.lay.Lab, root)
+		return "", fmt.Errorf("no %s file under %s yet", pattern, filepath.ToSlash(rel))
+	}
+	rel, _ := filepath.Rel(c.lay.Lab, found)
+	return filepath.ToSlash(rel), nil
+}

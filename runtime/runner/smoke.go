@@ -4,16 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/flinkapi"
 	"github.com/labgen/labgen/runtime/kafkaread"
 	"github.com/labgen/labgen/runtime/labdir"
@@ -202,54 +198,25 @@ func (r *Runner) smokeJob(ctx context.Context, c schemas.SmokeCheck) (string, er
 	return detail, nil
 }
 
-// execer runs a command in a service's container (the compose stack's
-// services; package compose implements it).
-type execer interface {
-	Exec(ctx context.Context, service string, argv ...string) (string, error)
+// warehouse is a face's Services that can look into the lake warehouse
+// (native.Client on this machine, compose.Compose in the JobManager's
+// container).
+type warehouse interface {
+	WarehouseFile(ctx context.Context, dir, pattern string) (string, error)
 }
 
-// smokeLake looks for the lake table's files in the warehouse: under
-// OUT/.native/warehouse while a native stack runs, else in the compose
-// stack's warehouse volume, through the JobManager's container (as the
-// script does).
+// smokeLake looks for the lake table's files in the warehouse, through
+// the face's Services.
 func (r *Runner) smokeLake(ctx context.Context, c schemas.SmokeCheck) (string, error) {
-	if r.opt.Lab.Native() {
-		dir := filepath.Join(r.opt.Lab.NativeWarehouse(), filepath.FromSlash(c.Dir))
-		// Iceberg keeps data files in partition directories below data/.
-		found := ""
-		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err // the directory is not there yet
-			}
-			if ok, _ := path.Match(c.Pattern, d.Name()); ok && d.Type().IsRegular() {
-				found = p
-				return filepath.SkipAll
-			}
-			return nil
-		})
-		if found != "" {
-			rel, _ := filepath.Rel(r.opt.Lab.Dir, found)
-			return filepath.ToSlash(rel), nil
-		}
-		return "", fmt.Errorf("no %s file under %s yet", c.Pattern, filepath.ToSlash(filepath.Join(labdir.WarehouseDir, c.Dir)))
-	}
-	ex, ok := r.opt.Compose.(execer)
+	w, ok := r.opt.Compose.(warehouse)
 	if !ok {
-		why := "no compose stack to look into"
+		why := "this face cannot look into its lake warehouse"
 		if r.opt.ComposeErr != nil {
 			why += ": " + r.opt.ComposeErr.Error()
 		}
 		return "", errors.New(why)
 	}
-	dir := render.ComposeFace.Warehouse + "/" + c.Dir
-	out, err := ex.Exec(ctx, "jobmanager", "find", dir, "-type", "f", "-name", c.Pattern)
-	if err != nil {
-		return "", err
-	}
-	if first := firstLineOf(strings.TrimSpace(out)); first != "" {
-		return first, nil
-	}
-	return "", fmt.Errorf("no %s file under %s yet", c.Pattern, dir)
+	return w.WarehouseFile(ctx, c.Dir, c.Pattern)
 }
 
 // count is the number of rows of a MySQL or ClickHouse table.

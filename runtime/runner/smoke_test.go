@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -58,34 +56,28 @@ func TestSmokePlan(t *testing.T) {
 	}
 }
 
-// TestSmokeLakeNative: while a native stack runs, a lake check looks into
-// OUT/.native/warehouse.
-func TestSmokeLakeNative(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{"status.json": `{"services": []}`, "control.json": `{}`} {
-		p := filepath.Join(dir, labdir.NativeDir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := &Runner{opt: Options{Lab: &labdir.Lab{Dir: dir}}}
+// TestSmokeLakeAsksTheFace: a lake check asks the face's Services where
+// the warehouse's files are (native.Client, compose.Compose), and says so
+// when the face cannot tell.
+func TestSmokeLakeAsksTheFace(t *testing.T) {
 	c := schemas.SmokeCheck{Kind: schemas.SmokeLake, Dir: "iceberg/lab/wide/data", Pattern: "*.parquet"}
-	if _, err := r.smokeLake(context.Background(), c); err == nil || !strings.Contains(err.Error(), "no *.parquet file under .native/warehouse/iceberg/lab/wide/data") {
-		t.Errorf("empty warehouse: %v", err)
+	r := &Runner{opt: Options{Lab: &labdir.Lab{Dir: t.TempDir()}}}
+	if _, err := r.smokeLake(context.Background(), c); err == nil || !strings.Contains(err.Error(), "cannot look into its lake warehouse") {
+		t.Errorf("no face: %v", err)
 	}
-	// Iceberg writes its data files into partition directories.
-	file := filepath.Join(dir, labdir.WarehouseDir, "iceberg/lab/wide/data/day=1/00000-0.parquet")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte("PAR1"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	w := &fakeWarehouse{file: "x/00000-0.parquet"}
+	r.opt.Compose = w
 	detail, err := r.smokeLake(context.Background(), c)
-	if err != nil || detail != ".native/warehouse/iceberg/lab/wide/data/day=1/00000-0.parquet" {
-		t.Errorf("smokeLake = %q, %v", detail, err)
+	if err != nil || detail != w.file || w.asked != c.Dir+" "+c.Pattern {
+		t.Errorf("smokeLake = %q, %v; asked %q", detail, err, w.asked)
 	}
+}
+
+type fakeWarehouse struct{ file, asked string }
+
+func (f *fakeWarehouse) Service(context.Context, string, string) (string, error) { return "", nil }
+func (f *fakeWarehouse) Command(args ...string) string                           { return "" }
+func (f *fakeWarehouse) WarehouseFile(_ context.Context, dir, pattern string) (string, error) {
+	f.asked = dir + " " + pattern
+	return f.file, nil
 }
