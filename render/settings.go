@@ -153,8 +153,19 @@ func FlinkSettings(l *schemas.Lab) Settings {
 	kv("jobmanager.execution.failover-strategy", "region")
 
 	why = "Checkpoints on the volume shared by the jobmanager and the task managers. Without them the CDC sources never leave their snapshot phase."
-	if l.Stack.Iceberg != nil {
-		why = "Checkpoints on the volume shared by the jobmanager and the task managers. Without them the CDC sources never leave their snapshot phase and Iceberg never commits."
+	// The lakes Flink writes itself commit on checkpoints.
+	var commits []string
+	for _, k := range schemas.LakeKinds() {
+		if k.Lake.OwnWarehouse && l.Stack.Has(k.Component) {
+			commits = append(commits, k.Title)
+		}
+	}
+	switch len(commits) {
+	case 0:
+	case 1:
+		why = strings.TrimSuffix(why, ".") + " and " + commits[0] + " never commits."
+	default:
+		why = strings.TrimSuffix(why, ".") + " and " + strings.Join(commits, " and ") + " never commit."
 	}
 	kv("execution.checkpointing.interval", flinkDuration(f.CheckpointInterval))
 	kv("execution.checkpointing.mode", "EXACTLY_ONCE")
