@@ -271,3 +271,129 @@ experiment "bounded_summary" {
   expected       = "The summary counts at least the orders of the first count and at most those of the last, split by category."
   interpretation = "A bounded job over a live source reads a snapshot: exact for its moment and stale right after. The streaming join reads the same table's changes from the write-ahead log and never ends; rerun the batch job for a new snapshot."
 }
+
+experiment "paimon_commits" {
+  number   = 4
+  title    = "Read the Paimon table Flink writes"
+  question = "When does an order PostgreSQL holds become readable in the Paimon table the streaming job writes?"
+  intro    = "Count the orders in PostgreSQL, let the streaming job complete two more checkpoints (each commits a Paimon snapshot), run the bounded jobs, and read what the latest snapshot held: how many orders, against PostgreSQL at the count and when the snapshot was read."
+  record   = ["the orders in PostgreSQL at the count", "the checkpoints before and how long two more took", "the audit of the Paimon snapshot", "the orders PostgreSQL held when the snapshot was read", "how many of them the snapshot lacked"]
+  needs    = [job.order_wide, job.paimon_audit]
+
+  step "before" {
+    title  = "How many orders PostgreSQL holds now"
+    engine = "postgres"
+    sql    = "SELECT COUNT(*) AS n, MAX(order_id) AS max_id FROM orders"
+    capture = {
+      n      = result.rows[0].n
+      max_id = result.rows[0].max_id
+    }
+  }
+
+  step "job" {
+    title = "The streaming job's checkpoints"
+    flink = {
+      job  = job.order_wide
+      show = ["state", "checkpoints"]
+    }
+    capture = {
+      checkpoints = result.checkpoints.completed
+    }
+  }
+
+  # The Paimon sink commits what it wrote when a checkpoint completes. The
+  # first checkpoint after the count may have begun before it; the second
+  # began after it, so its snapshot holds every order counted.
+  step "committed" {
+    title = "Wait until the job has completed two more checkpoints"
+    text  = "Each completed checkpoint commits a Paimon snapshot; the last sample's time is how long two commits took from here."
+    wait = {
+      rerun    = step.job
+      until    = result.checkpoints.completed >= step.job.checkpoints + 2
+      interval = "1s"
+      timeout  = "1m"
+    }
+    sample = {
+      checkpoints = result.checkpoints.completed
+    }
+    capture = {
+      took_ms = samples[length(samples) - 1].ms
+    }
+  }
+
+  step "batch" {
+    title = "Run the bounded jobs"
+    text  = "paimon_audit reads the latest snapshot of the Paimon table; category_summary runs too."
+    lab   = "batch"
+
+    expect {
+      condition = result.failed == 0
+      message   = "The bounded jobs finished, and ClickHouse serves the new audit row."
+      sanity    = "A bounded read of the lake: it runs whether or not the streaming job still writes."
+    }
+  }
+
+  # The batch step waits until ClickHouse serves the new audit row (its
+  # newest audited_at changed), so this reads that row.
+  step "audit" {
+    title  = "The newest audit of the Paimon table"
+    engine = "clickhouse"
+    sql    = "SELECT audited_at, paimon_orders, distinct_orders, paid_orders, max_order_id FROM analytics.paimon_audit FINAL ORDER BY audited_at DESC LIMIT 1"
+    capture = {
+      paimon_orders = result.rows[0].paimon_orders
+      audited_at    = result.rows[0].audited_at
+    }
+
+    expect {
+      condition = result.rows[0].paimon_orders >= step.before.n && result.rows[0].max_order_id >= step.before.max_id
+      message   = "Measured: two checkpoints after the count, the Paimon snapshot holds at least every order PostgreSQL held at the count, the newest included."
+      detects   = [control.join_cancelled]
+    }
+
+    expect {
+      condition = result.rows[0].paimon_orders == result.rows[0].distinct_orders
+      message   = "Measured: one row per order in Paimon: its primary key merged each order's versions (pending, then paid)."
+      sanity    = "The table's primary key does this whatever the pipeline does; a table without one would keep every version."
+    }
+  }
+
+  # The audit job stamped its read with Flink's clock and the producer its
+  # orders with the database's, both UTC: the orders PostgreSQL held when
+  # the snapshot was read, against those the snapshot held, is how far the
+  # lake trailed the source at that moment.
+  step "at_read" {
+    title  = "How many orders PostgreSQL held when the snapshot was read"
+    engine = "postgres"
+    sql    = "SELECT COUNT(*) AS n FROM orders WHERE created_at <= ${sql_string(step.audit.audited_at)}::timestamp"
+    capture = {
+      n = result.rows[0].n
+    }
+
+    expect {
+      condition = result.rows[0].n >= step.audit.paimon_orders
+      message   = "Measured: PostgreSQL held at least the orders of the snapshot when it was read: the lake trails the source, never leads it."
+      sanity    = "It compares with the source; a lake ahead of it would need orders that were never written, or clocks hours apart."
+    }
+
+    expect {
+      condition = result.rows[0].n - step.audit.paimon_orders <= var.order_rate * 45
+      message   = "Measured: the snapshot lacked at most 45 s of orders (${var.order_rate} a second) when it was read: a checkpoint interval, the pipeline's own lag and a margin."
+      detects   = [control.join_cancelled]
+    }
+  }
+
+  measure "paimon_commit_wait" {
+    title = "Two more checkpoints (two Paimon commits) completed after"
+    value = step.committed.took_ms / 1000
+    unit  = "s"
+  }
+
+  measure "paimon_behind" {
+    title = "Orders PostgreSQL held that the Paimon snapshot lacked, when the snapshot was read"
+    value = step.at_read.n - step.audit.paimon_orders
+    unit  = "orders"
+  }
+
+  expected       = "Two checkpoints after the count, the latest Paimon snapshot holds every order PostgreSQL held at the count, one row per order; when it is read it lacks the orders written since its checkpoint: seconds of orders, not more."
+  interpretation = "A Paimon table written by Flink is as fresh as the last completed checkpoint: rows become readable when a checkpoint commits them, not when Flink writes them. The checkpoint interval (10 s here) bounds how far a reader of the lake trails the source, besides the bounded job's own run."
+}

@@ -26,3 +26,13 @@ job "category_summary" {
     GROUP BY category
   SQL
 }
+
+# A bounded read of the Paimon table order_wide writes: the latest
+# snapshot, committed at the streaming job's last completed checkpoint.
+job "paimon_audit" {
+  mode        = "batch"
+  description = "Counts the orders in the latest snapshot of the Paimon table the streaming job writes."
+  reads       = [table.dwd_order_wide]
+  writes      = table.paimon_audit
+  query       = file("jobs/paimon_audit.sql")
+}

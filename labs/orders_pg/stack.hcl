@@ -16,6 +16,12 @@ stack {
     database = "analytics"
   }
 
+  # The lakehouse of most Flink CDC users: Flink writes a Paimon table
+  # itself, committing a snapshot at each checkpoint.
+  paimon {
+    database = "lab"
+  }
+
   console {
     port = 8088
   }

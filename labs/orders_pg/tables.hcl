@@ -53,6 +53,7 @@ table "dwd_order_wide" {
   store "clickhouse" {
     version = "updated_at"
   }
+  store "paimon" {}
 }
 
 table "category_summary" {
@@ -72,5 +73,28 @@ table "category_summary" {
   }
   store "clickhouse" {
     version = "last_created_at"
+  }
+}
+
+table "paimon_audit" {
+  description = "One bounded read of the Paimon table the streaming job writes: what its latest snapshot holds."
+  key         = ["audited_at"]
+
+  column "audited_at" { type = "timestamp(3)" }
+  column "paimon_orders" { type = "bigint" }
+  column "distinct_orders" { type = "bigint" }
+  column "paid_orders" { type = "bigint" }
+  column "max_order_id" {
+    type     = "bigint"
+    nullable = true
+  }
+
+  # Each run of the batch job writes one new row.
+  store "kafka" {
+    topic       = "paimon-audit"
+    append_only = true
+  }
+  store "clickhouse" {
+    version = "audited_at"
   }
 }
