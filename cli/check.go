@@ -16,7 +16,6 @@ import (
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/enginecheck"
 	"github.com/labgen/labgen/runtime/labdir"
-	"github.com/labgen/labgen/runtime/native"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -49,25 +48,20 @@ func checkEngines(ctx context.Context, env *Env, out io.Writer, lab *schemas.Lab
 	if err != nil {
 		return err
 	}
-	opt := enginecheck.Options{Gateway: eps.Gateway, Face: render.ComposeFace, DB: eps.DB, Missing: eps.Missing,
+	// The face that runs (the native stack if one does) says how its
+	// services reach each other and where its rendered files are.
+	face, rendered, err := chooseFace(dir, false, false, "", nativeIfRunning).Rendered(rl)
+	if err != nil {
+		return err
+	}
+	opt := enginecheck.Options{Gateway: eps.Gateway, Face: face, DB: eps.DB, Missing: eps.Missing,
 		Env: rl.Env, Source: sources}
 	if lab.Stack.Flink == nil {
 		opt.Gateway = ""
 	}
-	if rl.Native() {
-		lay, err := native.NewLayout(dir)
-		if err != nil {
-			return err
-		}
-		ports := native.PortsOf(rl)
-		opt.Face = render.NativeFace(lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse())
-	}
 	if lab.DeclRange.Filename == "" {
 		// lab.json's model: point at the files that will run.
-		opt.RenderedDir = dir
-		if rl.Native() {
-			opt.RenderedDir = filepath.Join(dir, labdir.FaceDir)
-		}
+		opt.RenderedDir = rendered
 	}
 	fmt.Fprintln(env.Stderr, "Asking the engines to check the lab's jobs, presets and query steps…")
 	res, err := enginecheck.Check(ctx, lab, opt)

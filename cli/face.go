@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/compose"
 	"github.com/labgen/labgen/runtime/kube"
 	"github.com/labgen/labgen/runtime/labdir"
@@ -34,6 +35,10 @@ type face interface {
 	// ForRun brings the lab up for a run (unless rs.noUp) and says what
 	// the run acts through.
 	ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace, error)
+	// Rendered is how the face's services reach each other (render.Face:
+	// the addresses and warehouse in its job SQL) and the directory of
+	// the files rendered for it, which the engine check plans.
+	Rendered(rl *labdir.Lab) (render.Face, string, error)
 }
 
 // upOptions are up's flags that some faces take.
@@ -224,6 +229,27 @@ func (f nativeFace) ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace
 	rf.exits = stackExits(f.dir, true)
 	rf.versions = faceVersions(f.dir, true)
 	return rf, nil
+}
+
+func (f composeFace) Rendered(rl *labdir.Lab) (render.Face, string, error) {
+	return render.ComposeFace, rl.Dir, nil
+}
+
+// Rendered: the native face's files are rendered again under
+// .native/face with its local addresses and warehouse.
+func (f nativeFace) Rendered(rl *labdir.Lab) (render.Face, string, error) {
+	lay, err := native.NewLayout(f.dir)
+	if err != nil {
+		return render.Face{}, "", err
+	}
+	ports := native.PortsOf(rl)
+	return render.NativeFace(rl.Lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse()), filepath.Join(rl.Dir, labdir.FaceDir), nil
+}
+
+// Rendered: the Kubernetes base runs compose's job SQL, whose service
+// names its Services keep.
+func (f kubeFace) Rendered(rl *labdir.Lab) (render.Face, string, error) {
+	return render.ComposeFace, rl.Dir, nil
 }
 
 // kubeFace is the lab's Kubernetes base on the cluster of kubectl's
