@@ -3,8 +3,8 @@
 # Installs what is missing (as root: scripts/install-deps.sh --demo, only
 # what the native stack needs, Java 17 or later among it; not the tests'
 # tooling), renders the seed lab, brings its native stack up (every
-# service a local process), runs all of its experiments and prints where
-# the record is. The stack keeps running for
+# service a local process), runs all of its experiments, publishes the
+# record's page and prints its path. The stack keeps running for
 # you to explore (the console at http://127.0.0.1:8088); `bin/labgen down
 # out/orders` stops it.
 #
@@ -49,8 +49,17 @@ bin/labgen validate "$LAB"
 bin/labgen render "$LAB" -o "$OUT" ${ENV_FILE:+--env-file "$ENV_FILE"}
 echo "== bring the native stack up (the first time downloads ~1.5 GB of jars and Python wheels),"
 echo "   let the engines check the lab, submit its jobs and run the experiments"
+status=0
 # shellcheck disable=SC2086 # RUN_ARGS holds separate arguments
-bin/labgen run "$OUT" --native --lab "$LAB" ${RUN_ARGS:-}
+bin/labgen run "$OUT" --native --lab "$LAB" ${RUN_ARGS:-} || status=$?
+# The record's page, also after a failed run: it says what failed. Record
+# IDs start with their time, so the newest sorts last.
+rec=$(find "$OUT/records" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort | tail -n 1)
+if [ -n "$rec" ]; then
+	echo "== publish the record's page"
+	bin/labgen record publish "$rec" -o "$OUT/pages"
+fi
 echo
 echo "The lab still runs: the query console is at http://127.0.0.1:8088, Flink's UI at http://127.0.0.1:8081."
 echo "bin/labgen down $OUT stops it (--volumes also removes its data)."
+exit "$status"

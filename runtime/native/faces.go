@@ -72,6 +72,8 @@ type planner struct {
 	labgen   string
 	progress func(string)
 
+	// chdb waits for the chdb virtualenv Prepare started making.
+	chdb   func() (string, error)
 	cp     *Classpaths
 	config render.Settings
 }
@@ -118,7 +120,7 @@ func (b *planner) postgres() ([]Service, error) {
 }
 
 func (b *planner) clickhouse() ([]Service, error) {
-	python, err := EnsureChdb(b.ctx, b.progress)
+	python, err := b.chdb()
 	if err != nil {
 		return nil, err
 	}

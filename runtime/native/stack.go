@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/labdir"
@@ -79,7 +80,25 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 		return nil, err
 	}
 	p := &Plan{Layout: lay, Ports: ports, Face: face, Skipped: map[string]string{}}
-	b := &planner{ctx: ctx, lab: lab, lay: lay, ports: ports, files: files, labgen: labgen, progress: progress}
+	// The chdb virtualenv (a pip download) is made while Maven fetches
+	// the jars: on a fresh machine the two take minutes each.
+	var mu sync.Mutex
+	say := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		progress(s)
+	}
+	b := &planner{ctx: ctx, lab: lab, lay: lay, ports: ports, files: files, labgen: labgen, progress: say}
+	if lab.Lab.Stack.ClickHouse != nil {
+		done := make(chan struct{})
+		var python string
+		var err error
+		go func() {
+			defer close(done)
+			python, err = EnsureChdb(ctx, say)
+		}()
+		b.chdb = func() (string, error) { <-done; return python, err }
+	}
 	if err := b.services(p); err != nil {
 		return nil, err
 	}
