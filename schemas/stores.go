@@ -80,7 +80,7 @@ type LakeKind struct {
 // StoreRegistry is every store kind, in the order messages list them.
 var StoreRegistry = []*StoreKind{mysqlStore, postgresStore, kafkaStore, clickhouseStore, flussStore, icebergStore, paimonStore}
 
-// Stores are the store kinds' names, in the registry's order.
+// storeKinds are the store kinds' names, in the registry's order.
 var storeKinds = func() []string {
 	var out []string
 	for _, k := range StoreRegistry {
