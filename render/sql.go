@@ -125,7 +125,11 @@ func clickhouseSchema(l *schemas.Lab, face Face) []byte {
 			fmt.Fprintf(&b, "-- %s\n", oneLine(t.Description))
 		}
 		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s\n(\n", full)
-		chColumns(&b, t)
+		chColumns(&b, t, s.Arrival != "")
+		if s.Arrival != "" {
+			// Left out of the view's SELECT, so every insert fills it.
+			fmt.Fprintf(&b, "    %s DateTime64(3) DEFAULT now64(3)\n", quoteCH(s.Arrival))
+		}
 		engine := "ReplacingMergeTree"
 		if s.Version != "" {
 			engine += "(" + quoteCH(s.Version) + ")"
@@ -139,7 +143,7 @@ func clickhouseSchema(l *schemas.Lab, face Face) []byte {
 		queue := quoteCH(db) + "." + quoteCH(s.Name+"_queue")
 		fmt.Fprintf(&b, "\n-- Reads the topic %s; the view below moves each batch into %s.\n", k.Name, s.Name)
 		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s\n(\n", queue)
-		chColumns(&b, t)
+		chColumns(&b, t, false)
 		fmt.Fprintf(&b, ")\nENGINE = Kafka\nSETTINGS\n")
 		fmt.Fprintf(&b, "    kafka_broker_list = '%s',\n", face.Kafka)
 		fmt.Fprintf(&b, "    kafka_topic_list = '%s',\n", k.Name)
@@ -152,14 +156,15 @@ func clickhouseSchema(l *schemas.Lab, face Face) []byte {
 	return []byte(b.String())
 }
 
-func chColumns(b *strings.Builder, t *schemas.Table) {
+// chColumns writes t's columns; more: another column follows the last.
+func chColumns(b *strings.Builder, t *schemas.Table, more bool) {
 	for i, c := range t.Columns {
 		ty := c.Type.ClickHouse()
 		if c.Nullable {
 			ty = "Nullable(" + ty + ")"
 		}
 		sep := ","
-		if i == len(t.Columns)-1 {
+		if i == len(t.Columns)-1 && !more {
 			sep = ""
 		}
 		fmt.Fprintf(b, "    %s %s%s\n", quoteCH(c.Name), ty, sep)

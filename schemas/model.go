@@ -124,6 +124,10 @@ type Store struct {
 	Partitions int `json:"partitions,omitempty"`
 	// Version is the ClickHouse ReplacingMergeTree version column.
 	Version string `json:"version,omitempty"`
+	// Arrival is a column the ClickHouse table adds, filled with the time
+	// each row was inserted (DEFAULT now64(3)), for lags from the rows'
+	// own timestamps; empty for none.
+	Arrival string `json:"arrival,omitempty"`
 	// Ingest names the store ClickHouse reads from (kafka), if any.
 	Ingest string `json:"ingest,omitempty"`
 	// Time replaces the table's time attributes for this store.

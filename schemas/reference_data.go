@@ -152,6 +152,8 @@ var refData = map[string]string{
 	"table.store.clickhouse.name": "The ClickHouse table's name: lowercase letters, digits and underscores, starting with a letter. Default: the table's name. The database is the stack's `clickhouse` block's `database`.",
 	"table.store.clickhouse.version": "The column ReplacingMergeTree keeps the highest value of per key, rendered as `ENGINE = ReplacingMergeTree(col)`: a column of the table of an integer, `date` or `timestamp` type. " +
 		"Default: none, and the last row inserted wins. With it, `labgen batch` and `stream-lab batch` report a bounded job's result as `max(col)`.",
+	"table.store.clickhouse.arrival": "A column the ClickHouse table adds, not a column of the table: `NAME DateTime64(3) DEFAULT now64(3)`, which the materialized view leaves out, so that each row keeps the time ClickHouse inserted it (to the millisecond, in ClickHouse's clock). " +
+		"Experiments read a row's lag from it and the row's own timestamps, as `arrival - updated_at`, rather than from how long a wait polled. Default: none, and the table has only its columns.",
 	"table.store.clickhouse.ingest": "Where ClickHouse takes the table's rows from: `\"kafka\"`, the table's `kafka` store, which it then needs, or `\"none\"`, and nothing in the rendered lab fills it. " +
 		"Default: `\"kafka\"` when the table has a `kafka` store in this stack, else `\"none\"`.",
 	"table.store.fluss": "`store \"fluss\"` keeps the table in Fluss, in the stack's `fluss` database, as a primary-key table tiered into the lake (`'table.datalake.enabled' = 'true'`, `'table.datalake.freshness'` from the stack's `fluss` block's `freshness`); Fluss knows no `VARCHAR(n)`, so its strings are `STRING`. " +

@@ -230,7 +230,7 @@ var clickhouseStore = &StoreKind{
 	Kind: StoreClickHouse, Title: "ClickHouse", Component: "clickhouse",
 	Place: place("ClickHouse"),
 	Node:  func(_ *Stack, st *Store) string { return "ClickHouse " + st.Database + "." + st.Name },
-	attrs: []string{"name", "version", "ingest"},
+	attrs: []string{"name", "version", "ingest", "arrival"},
 	decode: func(d *decoder, s *Store, c *hcl.BodyContent, t *Table, cols map[string]*Column) {
 		s.Database = d.lab.Stack.ClickHouse.Database
 		if va := c.Attributes["version"]; va != nil {
@@ -241,6 +241,12 @@ var clickhouseStore = &StoreKind{
 				d.errorf(va.Expr.Range(), "Unknown version column", "Table %s has no column %q to use as the ReplacingMergeTree version.%s", t.Name, s.Version, columnHint(t, s.Version))
 			case col.Type.Kind != "" && !(col.Type.IsInteger() || col.Type.Kind == TypeTimestamp || col.Type.Kind == TypeDate):
 				d.errorf(va.Expr.Range(), "Invalid version column", "The version column must be an integer, date or timestamp; %q is %s.", s.Version, col.Type)
+			}
+		}
+		if aa := c.Attributes["arrival"]; aa != nil {
+			s.Arrival = d.identifier(aa)
+			if _, ok := cols[s.Arrival]; ok {
+				d.errorf(aa.Expr.Range(), "Arrival column is a column of the table", "Table %s already has a column %q; the arrival column is one ClickHouse adds and fills itself, so it needs a name of its own.", t.Name, s.Arrival)
 			}
 		}
 		s.Ingest = d.oneOf(c.Attributes["ingest"], "", StoreKafka, "none")

@@ -126,3 +126,56 @@ job "count" {
 		t.Errorf("lake smoke checks %v", lake)
 	}
 }
+
+// TestClickHouseArrival loads a serving table with an arrival column and
+// refuses one named like a column of the table, or not an identifier.
+func TestClickHouseArrival(t *testing.T) {
+	lab := func(arrival string) string {
+		return `
+lab "a" {
+  title = "a"
+  seed  = 1
+}
+stack {
+  kafka {}
+  clickhouse {}
+}
+table "wide" {
+  key = ["id"]
+  column "id" { type = "bigint" }
+  column "updated_at" { type = "timestamp(3)" }
+  store "kafka" {}
+  store "clickhouse" {
+    version = "updated_at"
+    arrival = "` + arrival + `"
+  }
+}
+`
+	}
+	load := func(src string) (*Lab, string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "lab.hcl"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l, diags := NewParser().Load(dir, Options{})
+		if !diags.HasErrors() {
+			return l, ""
+		}
+		return l, diags.Error()
+	}
+	l, errs := load(lab("arrived_at"))
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	if s := l.Table("wide").Store(StoreClickHouse); s.Arrival != "arrived_at" || s.Version != "updated_at" {
+		t.Errorf("clickhouse store %+v", s)
+	}
+	for arrival, want := range map[string]string{
+		"updated_at": "Arrival column is a column of the table",
+		"Arrived":    "Invalid name",
+	} {
+		if _, errs := load(lab(arrival)); !strings.Contains(errs, want) {
+			t.Errorf("arrival %q: want %q, got %q", arrival, want, errs)
+		}
+	}
+}

@@ -50,8 +50,10 @@ table "dwd_order_wide" {
   store "kafka" {
     topic = "dwd-order-wide"
   }
+  # arrived_at: when ClickHouse inserted each row, for experiment 07's lag.
   store "clickhouse" {
     version = "updated_at"
+    arrival = "arrived_at"
   }
   store "fluss" {}
   store "iceberg" {}
