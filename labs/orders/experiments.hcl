@@ -1,4 +1,4 @@
-# The six experiments of the seed lab. Counts and timings differ on every
+# The seven experiments of the seed lab. Counts and timings differ on every
 # run: the producer is continuous and random. For every case record the
 # chosen order ID, the query time and the output; "expected" says what the
 # lab is built to show, not that your run has shown it.

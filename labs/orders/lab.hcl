@@ -1,9 +1,9 @@
 # The seed lab: MySQL orders and payments joined by Flink, served from
-# Kafka and ClickHouse, kept in Fluss/Paimon and Iceberg, and six
+# Kafka and ClickHouse, kept in Fluss/Paimon and Iceberg, and seven
 # experiments that ask what each part really shows.
 
 lab "orders" {
-  title       = "Six experiments. One connected system."
+  title       = "Seven experiments. One connected system."
   description = <<-EOT
     A shop writes orders into MySQL and, some time later, their payments.
     Flink joins the two change streams into one wide row per order and
@@ -12,8 +12,8 @@ lab "orders" {
     Kafka topic. Bounded Flink jobs summarise sales per hour and compare
     the two lake tables. The experiments trace one order through the
     system, watch a late payment change a joined row, compare continuous
-    detail with a bounded summary, reconcile the lake counts, and recover
-    from a worker failure.
+    detail with a bounded summary, reconcile the lake counts, recover
+    from a worker failure, and measure the serving lag row by row.
   EOT
   seed        = 20261129
 }
