@@ -24,7 +24,7 @@ func TestValidateEnginesUnreachable(t *testing.T) {
 	for _, want := range []string{
 		`The lab "orders" is valid`,
 		"Not checked: Flink jobs: the SQL gateway at http://" + closed + " does not answer",
-		"Not checked: MySQL: 11 preset(s) and query step(s) and the lab's DDL: MySQL at lab_reader@" + closed + "/shop does not answer",
+		"Not checked: MySQL: 12 preset(s) and query step(s) and the lab's DDL: MySQL at lab_reader@" + closed + "/shop does not answer",
 		"Not checked: ClickHouse: ",
 		"The engine check took",
 	} {
