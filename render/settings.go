@@ -73,24 +73,24 @@ func (s Settings) Map() map[string]string {
 	return m
 }
 
-// YAML writes s as flat "key: value" lines, each group led by a blank line
-// and its Why as a comment (Flink's config.yaml, Fluss's server.yaml).
-func (s Settings) YAML() []byte {
-	var b strings.Builder
-	why := ""
-	for _, x := range s {
-		if x.Why != why && x.Why != "" {
-			fmt.Fprintf(&b, "\n# %s\n", x.Why)
-		}
-		why = x.Why
-		fmt.Fprintf(&b, "%s: %v\n", x.Key, x.Value)
+// With is s with each of over's keys set (Set), a key s lacks appended
+// under why.
+func (s Settings) With(over Settings, why string) Settings {
+	for _, o := range over {
+		s = s.Set(o.Key, o.Value, why)
 	}
-	return []byte(b.String())
+	return s
 }
 
-// Properties writes s as "key=value" lines (Java properties), each group
-// led by a blank line and its Why as a comment.
-func (s Settings) Properties() []byte {
+// YAML writes s as flat "key: value" lines, each group led by a blank line
+// and its Why as a comment (Flink's config.yaml, Fluss's server.yaml).
+func (s Settings) YAML() []byte { return s.lines(": ") }
+
+// Properties writes s as "key=value" lines (Java properties), grouped as
+// YAML groups them.
+func (s Settings) Properties() []byte { return s.lines("=") }
+
+func (s Settings) lines(sep string) []byte {
 	var b strings.Builder
 	why := ""
 	for _, x := range s {
@@ -98,7 +98,7 @@ func (s Settings) Properties() []byte {
 			fmt.Fprintf(&b, "\n# %s\n", x.Why)
 		}
 		why = x.Why
-		fmt.Fprintf(&b, "%s=%v\n", x.Key, x.Value)
+		fmt.Fprintf(&b, "%s%s%v\n", x.Key, sep, x.Value)
 	}
 	return []byte(b.String())
 }

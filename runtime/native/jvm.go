@@ -149,10 +149,7 @@ func KafkaService(lay Layout, cp *Classpaths, p Ports, lab *schemas.Lab) Service
 // with the native stack's overrides: one PLAINTEXT listener and the
 // controller's on 127.0.0.1, the logs under the layout.
 func KafkaProperties(lab *schemas.Lab, lay Layout, p Ports) []byte {
-	s := render.KafkaSettings(lab)
-	for _, o := range kafkaOverrides(lay, p) {
-		s = s.Set(o.Key, o.Value, "")
-	}
+	s := render.KafkaSettings(lab).With(kafkaOverrides(lay, p), "")
 	return append([]byte("# Written by labgen: one KRaft node, broker and controller, on 127.0.0.1.\n"), s.Properties()...)
 }
 
@@ -219,10 +216,7 @@ func FlussServerYAML(l *schemas.Lab, lay Layout, p Ports, tablet bool) []byte {
 	if tablet {
 		name = "tablet-server"
 	}
-	s := render.FlussSettings(l, name)
-	for _, o := range flussOverrides(l, lay, p, tablet) {
-		s = s.Set(o.Key, o.Value, "")
-	}
+	s := render.FlussSettings(l, name).With(flussOverrides(l, lay, p, tablet), "")
 	return append(fmt.Appendf(nil, "# Written by labgen: the %s of the native stack (compose's FLUSS_PROPERTIES).\n", name), s.YAML()...)
 }
 
@@ -347,11 +341,7 @@ var flinkAdded = map[string]bool{"taskmanager.host": true, "io.tmp.dirs": true, 
 // overrides; every other key (memory, slots, restart strategy, checkpoint
 // interval, Java 17 options) is compose's.
 func FlinkConfig(l *schemas.Lab, lay Layout, p Ports) render.Settings {
-	s := render.FlinkSettings(l)
-	for _, o := range flinkOverrides(lay, p) {
-		s = s.Set(o.Key, o.Value, nativeFlinkWhy)
-	}
-	return s
+	return render.FlinkSettings(l).With(flinkOverrides(lay, p), nativeFlinkWhy)
 }
 
 // flinkYAML is the native stack's config.yaml.
