@@ -116,12 +116,12 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 				// mode refuses even with a bounded end offset ("only
 				// possible for INSERT-only table sources"). MySQL and
 				// PostgreSQL stores are read through JDBC instead of CDC.
-				d.errorf(readRanges[i], "Batch job reads an upsert topic", "Job %s runs in batch mode, but reads %s by its plain name, which is its Kafka store: an upsert topic, which Flink reads only as an unbounded changelog. Declare append_only = true in the kafka store of %s if every message is a new row, read a lake store (%s), or make the job streaming.", name, r, r, lakeNames(r, "or"))
+				d.errorf(readRanges[i], "Batch job reads an upsert topic", "Job %s runs in batch mode, but reads %s by its plain name, which is its Kafka store: an upsert topic, which Flink reads only as an unbounded changelog. Declare append_only = true in the kafka store of %s if every message is a new row, read a lake store (%s), or make the job streaming.", name, r, r, joinList(lakeRefs("<db>", r), "or"))
 			}
 			j.Uses = append(j.Uses, StoreUse{src.Kind, r})
 		}
 		if !named {
-			d.warnf(readRanges[i], "Table read but not used", "Job %s reads %s, but its query never names it (as %s, %s).", name, r, r, lakeNames(r, "or"))
+			d.warnf(readRanges[i], "Table read but not used", "Job %s reads %s, but its query never names it (as %s, %s).", name, r, r, joinList(lakeRefs("<db>", r), "or"))
 		}
 	}
 	sort.Slice(j.Uses, func(a, b int) bool { return j.Uses[a].Less(j.Uses[b]) })
@@ -159,16 +159,6 @@ func FlinkSinks(t *Table) []*Store {
 		}
 	}
 	return out
-}
-
-// lakeNames are the ways a query names table t's lake stores
-// ("fluss_catalog.<db>.t, … or paimon_catalog.<db>.t"), joined by and/or.
-func lakeNames(t, conj string) string {
-	var out []string
-	for _, c := range LakeCatalogs() {
-		out = append(out, c+".<db>."+t)
-	}
-	return joinList(out, conj)
 }
 
 type catalogRef struct{ catalog, db, table string }

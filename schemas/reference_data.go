@@ -28,7 +28,7 @@ var refData = map[string]string{
 		"A store whose component the stack does not run is left out, with a warning unless the component is declared with `enabled = false`.\n\n" +
 		"`mysql` and `postgres` are sources: the producer writes the stack's source database (MySQL when the stack runs it, else PostgreSQL), so a table a producer or follow-up writes needs that store, and Flink jobs read them through CDC (streaming) or JDBC (batch). " +
 		codeList(sinkKinds(), "and") + " are sinks: a job inserts its result into every one of them that the table it writes has, and that table needs at least one. " +
-		"A job's query reads a table by its plain name from its `mysql` store, else its `postgres` store, else its `kafka` store, and a lake store as " + lakeForms("db", "table", "or") + ". " +
+		"A job's query reads a table by its plain name from its `mysql` store, else its `postgres` store, else its `kafka` store, and a lake store as " + codeList(lakeRefs("<db>", "<table>"), "or") + ". " +
 		"`clickhouse` is the serving store, filled from the table's Kafka topic, which steps and presets query.",
 
 	// Stores, one line each.

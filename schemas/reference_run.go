@@ -97,7 +97,7 @@ var refRun = map[string]string{
 		"write (" + joinList(sinkKinds(), "and") + "). It is rendered as `sql/flink/NAME.sql`: `SET` statements, the definitions of the " +
 		"tables it reads and writes, then the inserts. A table named plainly in the query is read from its MySQL or " +
 		"PostgreSQL store (CDC; JDBC in a batch job) or else its Kafka store; a lake table is named " +
-		lakeForms("database", "table", "or") + ". `labgen run` submits each streaming " +
+		codeList(lakeRefs("<database>", "<table>"), "or") + ". `labgen run` submits each streaming " +
 		"job that is not running through the SQL gateway before the experiments; batch jobs run in a `lab = \"batch\"` step " +
 		"(and in the stack's `batch_loop`). A job whose stores or Flink the stack leaves out is unavailable: it is not " +
 		"rendered or submitted, and the presets and experiments that need it are unavailable too.",

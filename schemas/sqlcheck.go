@@ -181,7 +181,7 @@ func (d *decoder) checkJobQuery(j *Job, src *sqlSource, out *Table) {
 				d.errorf(rng, "Query reads an undeclared table", "The query of job %s names %s.%s.%s; add table.%s to reads (and declare the table) so its definition is rendered.", j.Name, ref.Parts[0], ref.Parts[1], ref.Parts[2], t)
 			}
 		default:
-			d.errorf(rng, "Query reads an unknown catalog", "Job %s names %s; write a read table by its plain name or as %s.", j.Name, strings.Join(ref.Parts, "."), lakeNames("<table>", "or"))
+			d.errorf(rng, "Query reads an unknown catalog", "Job %s names %s; write a read table by its plain name or as %s.", j.Name, strings.Join(ref.Parts, "."), joinList(lakeRefs("<db>", "<table>"), "or"))
 		}
 	}
 

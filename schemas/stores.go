@@ -330,13 +330,14 @@ func sinkKinds() []string {
 	return out
 }
 
-// lakeForms are the ways a query names a lake table, in backticks.
-func lakeForms(db, table, conj string) string {
+// lakeRefs are the ways a query names a lake table: catalog.db.table for
+// each lake catalog (messages join them, the reference in backticks).
+func lakeRefs(db, table string) []string {
 	var out []string
 	for _, c := range LakeCatalogs() {
-		out = append(out, c+".<"+db+">.<"+table+">")
+		out = append(out, c+"."+db+"."+table)
 	}
-	return codeList(out, conj)
+	return out
 }
 
 // lakeComponents are the stack blocks of the lake kinds.
