@@ -106,9 +106,6 @@ func flinkInterval(d string) string {
 	return fmt.Sprintf("INTERVAL '%d.%03d' SECOND", dur/1e9, dur%1e9/1e6)
 }
 
-// flinkDuration is schemas.FlinkDuration.
-func flinkDuration(d string) string { return schemas.FlinkDuration(d) }
-
 // flinkJob renders one job: settings, the definitions of what it reads and
 // writes, then its query inserted into every Flink-reachable store of the
 // table it writes. ${MYSQL_CDC_*} placeholders are filled from .env when
@@ -130,7 +127,7 @@ func flinkJob(l *schemas.Lab, j *schemas.Job, servers map[string]string, face Fa
 		// Wait for the bounded job to finish, so that `batch` reports a result.
 		set("table.dml-sync", "true")
 	} else {
-		set("table.exec.state.ttl", flinkDuration(l.Stack.Flink.StateTTL))
+		set("table.exec.state.ttl", schemas.FlinkDuration(l.Stack.Flink.StateTTL))
 	}
 	if out := l.Table(j.Writes); out != nil {
 		for _, s := range schemas.FlinkSinks(out) {

@@ -167,7 +167,7 @@ func FlinkSettings(l *schemas.Lab) Settings {
 	default:
 		why = strings.TrimSuffix(why, ".") + " and " + strings.Join(commits, " and ") + " never commit."
 	}
-	kv("execution.checkpointing.interval", flinkDuration(f.CheckpointInterval))
+	kv("execution.checkpointing.interval", schemas.FlinkDuration(f.CheckpointInterval))
 	kv("execution.checkpointing.mode", "EXACTLY_ONCE")
 	kv("execution.checkpointing.storage", "filesystem")
 	kv("execution.checkpointing.dir", "file://"+CheckpointDir)
@@ -182,12 +182,12 @@ func FlinkSettings(l *schemas.Lab) Settings {
 		kv("restart-strategy.type", "none")
 	case "exponential-delay":
 		kv("restart-strategy.type", "exponential-delay")
-		kv("restart-strategy.exponential-delay.initial-backoff", flinkDuration(r.Delay))
+		kv("restart-strategy.exponential-delay.initial-backoff", schemas.FlinkDuration(r.Delay))
 		kv("restart-strategy.exponential-delay.attempts-before-reset-backoff", r.Attempts)
 	default:
 		kv("restart-strategy.type", "fixed-delay")
 		kv("restart-strategy.fixed-delay.attempts", r.Attempts)
-		kv("restart-strategy.fixed-delay.delay", flinkDuration(r.Delay))
+		kv("restart-strategy.fixed-delay.delay", schemas.FlinkDuration(r.Delay))
 	}
 
 	why = "Connector jars share Flink's class loader; do not fail jobs over leaked class loaders on shutdown."

@@ -622,11 +622,11 @@ func TestFlinkImageAndConfig(t *testing.T) {
 
 	conf := string(files["flink/config.yaml"])
 	for _, want := range []string{
-		"execution.checkpointing.interval: " + flinkDuration(l.Stack.Flink.CheckpointInterval),
+		"execution.checkpointing.interval: " + schemas.FlinkDuration(l.Stack.Flink.CheckpointInterval),
 		"execution.checkpointing.dir: file://" + CheckpointDir,
 		"restart-strategy.type: fixed-delay",
 		fmt.Sprintf("restart-strategy.fixed-delay.attempts: %d", l.Stack.Flink.Restart.Attempts),
-		"restart-strategy.fixed-delay.delay: " + flinkDuration(l.Stack.Flink.Restart.Delay),
+		"restart-strategy.fixed-delay.delay: " + schemas.FlinkDuration(l.Stack.Flink.Restart.Delay),
 		fmt.Sprintf("taskmanager.numberOfTaskSlots: %d", l.TaskSlots()),
 		"rest.address: jobmanager",
 	} {
