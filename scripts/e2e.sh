@@ -27,7 +27,7 @@ start=$(date +%s)
 # presets and query steps (at the lab's own lines: --lab) before it submits
 # anything, then runs every experiment.
 # shellcheck disable=SC2086 # E2E_RUN_FLAGS is a list of flags
-bin/labgen run "$OUT" --native --strict --lab "$LAB" ${E2E_RUN_FLAGS:-} || status=$?
+bin/labgen run "$OUT" --native --strict --lab "$LAB" ${E2E_RUN_FLAGS:-} 2>&1 | tee "$OUT/run.log" || status=$?
 echo "e2e: up and run in $(($(date +%s) - start)) s (exit $status)"
 if [ "$status" -ne 0 ]; then
 	echo "e2e: the services' last log lines:" >&2
@@ -49,5 +49,13 @@ if left=$(pgrep -af -- "$abs/" | grep -v pgrep); then
 	status=1
 else
 	echo "e2e: no process left behind"
+fi
+# On failure, say last what failed: CI shows the head and the tail of
+# this output, and the services' logs above would hide the healthy run's
+# failures (the controls' lines are expected to fail, and are left out).
+if [ "$status" -ne 0 ]; then
+	echo "e2e: $LAB failed; what did not go right on the healthy stack:" >&2
+	awk '/^control /{exit} /FAILED|timed out|not held|blind/' "$OUT/run.log" >&2 || true
+	tail -n 4 "$OUT/run.log" >&2
 fi
 exit "$status"
