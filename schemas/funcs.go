@@ -40,7 +40,7 @@ func Functions(readFile func(string) ([]byte, error)) map[string]function.Functi
 		"tostring": stdlib.MakeToFunc(cty.String), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"regex": stdlib.RegexFunc, "sort": stdlib.SortFunc, "distinct": stdlib.DistinctFunc,
 		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
-		"sql_string": sqlStringFunc,
+		"sql_string": sqlStringFunc, "seconds_between": secondsBetweenFunc,
 
 		"uniform":     twoNumbers(DistUniform, false),
 		"uniform_int": twoNumbers(DistUniformInt, true),
@@ -365,6 +365,40 @@ func constant(v cty.Value) (any, error) {
 // value can go into step SQL safely: WHERE category = ${sql_string(step.latest.category)}.
 // Quotes are doubled and backslashes too (MySQL and ClickHouse read a
 // backslash as an escape); null becomes NULL.
+// timeLayouts are the ways a time reaches an expression: query results
+// and Kafka timestamps ("2006-01-02 15:04:05.000", UTC), a server's own
+// text with or without fractions, and RFC 3339.
+var timeLayouts = []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", time.RFC3339Nano}
+
+func parseTime(s string) (time.Time, bool) {
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, strings.TrimSpace(s)); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// secondsBetweenFunc lets a measure or an expectation compare times that
+// steps captured, also across engines (a payment's time in MySQL, its
+// row's arrival in ClickHouse), to the millisecond.
+var secondsBetweenFunc = function.New(&function.Spec{
+	Description: "The seconds from one time to another.",
+	Params:      []function.Parameter{{Name: "from", Type: cty.String}, {Name: "to", Type: cty.String}},
+	Type:        function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		var ts [2]time.Time
+		for i, a := range args {
+			t, ok := parseTime(a.AsString())
+			if !ok {
+				return cty.NilVal, function.NewArgErrorf(i, "%q is not a time such as \"2006-01-02 15:04:05.000\"", a.AsString())
+			}
+			ts[i] = t
+		}
+		return cty.NumberFloatVal(float64(ts[1].Sub(ts[0]).Milliseconds()) / 1000), nil
+	},
+})
+
 var sqlStringFunc = function.New(&function.Spec{
 	Description: "Quotes a value as an SQL string literal ('it''s'); null becomes NULL.",
 	Params:      []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true}},

@@ -282,3 +282,32 @@ func TestSQLStringAndTry(t *testing.T) {
 		t.Error("can is not in the function table")
 	}
 }
+
+func TestSecondsBetween(t *testing.T) {
+	fn := Functions(nil)["seconds_between"]
+	for _, c := range []struct {
+		from, to string
+		want     float64
+		err      string
+	}{
+		{"2026-12-02 04:40:03.250", "2026-12-02 04:40:07.750", 4.5, ""},
+		{"2026-12-02 04:40:03", "2026-12-02 04:40:01.5", -1.5, ""},        // a server's text without fractions
+		{"2026-12-02T04:40:03Z", "2026-12-02 04:41:03.001", 60.001, ""},   // RFC 3339 against a query's text
+		{"2026-12-01 23:59:59.999", "2026-12-02 00:00:00.000", 0.001, ""}, // across midnight
+		{"2026-12-02 04:40:03", "yesterday", 0, `"yesterday" is not a time`},
+	} {
+		got, err := fn.Call([]cty.Value{cty.StringVal(c.from), cty.StringVal(c.to)})
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("seconds_between(%q, %q) = %v, %v; want an error containing %q", c.from, c.to, got, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("seconds_between(%q, %q): %v", c.from, c.to, err)
+		default:
+			if f, _ := got.AsBigFloat().Float64(); f != c.want {
+				t.Errorf("seconds_between(%q, %q) = %g, want %g", c.from, c.to, f, c.want)
+			}
+		}
+	}
+}

@@ -5,7 +5,7 @@ package schemas
 var refData = map[string]string{
 	// Section introductions.
 	"functions": "The functions an expression may call come in three kinds. " +
-		"The HCL standard functions (every function below but `file`, `sql_string` and the distributions) and `sql_string` work in every expression: " +
+		"The HCL standard functions (every function below but `file`, `sql_string`, `seconds_between` and the distributions), `sql_string` and `seconds_between` work in every expression: " +
 		"those the loader evaluates, variable `validation` conditions, and the run-time expressions of experiments (those that use `step`, `experiment`, `result` or `samples`); " +
 		"a variable's `default` is a literal and calls none. " +
 		"`file` works only in what the loader evaluates once the variables are known: not in variable validations, nor at run time.\n\n" +
@@ -80,6 +80,9 @@ var refData = map[string]string{
 	"fn.replace": "`replace(string, substring, replacement)`: the string with every occurrence of the substring (plain text, not a pattern) replaced.",
 	"fn.sequence": "`sequence()`, `sequence(start)` or `sequence(start, step)`: consecutive whole numbers: the n-th row (from 0) the producer writes to the table gets `start + n·step`, `start` defaulting to 1 and `step` to 1 (positive). " +
 		"A follow-up counts only the follow-ups that happen; a resumed producer carries on the numbering. For numeric and `string` columns, typically keys.",
+	"fn.seconds_between": "`seconds_between(from, to)`: the seconds from one time to another (negative when `to` is earlier), to the millisecond. " +
+		"Times are strings as steps capture them (`2006-01-02 15:04:05.000`, with or without fractions, or RFC 3339), both in the same time zone; query results and Kafka timestamps are UTC. " +
+		"For measures from rows' own times, as in `seconds_between(step.payment.updated_at, step.paid_row.arrived_at)`.",
 	"fn.sort":  "`sort(list)`: a list of strings in lexicographic order.",
 	"fn.split": "`split(separator, string)`: the parts of the string between the separators, as a list.",
 	"fn.sql_string": "`sql_string(value)`: the value as an SQL string literal, quotes and backslashes doubled (`it's` becomes `'it''s'`); a number or bool is quoted as its text, and null becomes an unquoted `NULL`. " +

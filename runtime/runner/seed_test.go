@@ -89,7 +89,7 @@ func TestSeedExperiment03(t *testing.T) {
 	// ClickHouse: the serving table as the experiment's SQL names it.
 	ch.Exec(t, "CREATE DATABASE IF NOT EXISTS analytics")
 	t.Cleanup(func() { ch.Query(context.Background(), "", "", "DROP DATABASE IF EXISTS analytics") })
-	ch.Exec(t, "CREATE TABLE analytics.dwd_order_wide (order_id Int64, order_status String, payment_status String, updated_at DateTime) ENGINE = ReplacingMergeTree(updated_at) ORDER BY order_id")
+	ch.Exec(t, "CREATE TABLE analytics.dwd_order_wide (order_id Int64, order_status String, payment_status String, updated_at DateTime, arrived_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree(updated_at) ORDER BY order_id")
 
 	// The producer, live at 5 orders per second.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -136,7 +136,7 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 			}
 			rows.Close()
 			if len(vals) > 0 {
-				ch.Query(ctx, "", "", "INSERT INTO analytics.dwd_order_wide VALUES "+strings.Join(vals, ", "))
+				ch.Query(ctx, "", "", "INSERT INTO analytics.dwd_order_wide (order_id, order_status, payment_status, updated_at) VALUES "+strings.Join(vals, ", "))
 			}
 		}
 	}()
@@ -167,7 +167,7 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 		os.WriteFile(filepath.Join("testdata", "seed-experiment-03.md"), md, 0o644)
 	}
 	e := rec.Experiment("delayed_payment")
-	if e == nil || len(e.Steps) != 11 {
+	if e == nil || len(e.Steps) != 12 {
 		t.Fatalf("experiment 03:\n%s", md)
 	}
 	steps := map[string]*record.Step{}
@@ -192,7 +192,7 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 	if w := steps["wait_for_join"]; w.Attempts < 1 || !strings.Contains(w.Ran.SQL, "analytics.dwd_order_wide FINAL WHERE order_id = "+paid) {
 		t.Errorf("wait for the join: %+v", w.Ran)
 	}
-	for _, name := range []string{"serving_before", "wait_for_join"} {
+	for _, name := range []string{"serving_before", "wait_for_join", "paid_row"} {
 		if len(steps[name].Expectations) == 0 {
 			t.Errorf("%s has no expectation", name)
 		}
@@ -201,6 +201,11 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 				t.Errorf("%s: expectation not held: %s (%s)\n%s", name, x.Message, x.Error, md)
 			}
 		}
+	}
+	// The finding comes from the paid row's own times: ClickHouse (here
+	// the stand-in's now(), to the second) inserted it after the payment.
+	if len(e.Measures) != 1 || e.Measures[0].Value == nil || *e.Measures[0].Value < 0 || *e.Measures[0].Value > 10 {
+		t.Errorf("payment_to_clickhouse: %+v\n%s", e.Measures, md)
 	}
 	if strings.Contains(string(md), env["MYSQL_READER_PASSWORD"]) {
 		t.Error("the record holds the reader's password")
