@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/labgen/labgen/runtime/native"
@@ -15,11 +16,24 @@ import (
 
 // The engine check takes 5–20 s of every run. On a native stack it is
 // skipped when it passed before and nothing it checked can have changed:
-// the rendered lab (lab.json, and labgen.lock, which hashes every rendered
-// file), the experiments checked, the endpoints given, labgen itself
-// (which pins the native engines' versions) and the running stack (its
-// supervisor: a stack started again may run other engines). run --check
-// asks the engines anyway.
+// what the check reads of the rendered lab (lab.json but for its
+// producers, variables and prose; the engines' images and connectors and
+// the SQL and engine configuration files of labgen.lock), the experiments
+// checked, the endpoints given, labgen itself (which pins the native
+// engines' versions) and the running stack (its supervisor: a stack
+// started again may run other engines). So a variant that changes only
+// the producer (a rate, a delay) is not checked again. run --check asks
+// the engines anyway.
+
+// uncheckedLab are lab.json's members the check does not read: the
+// producer writes data, variables reach the check only through the
+// values they set elsewhere, and the prose is prose.
+var uncheckedLab = []string{"producers", "variables", "seed", "title", "description"}
+
+// checkedLock is what a check may depend on in labgen.lock: every section
+// but [files], and of the files those under these folders (the SQL the
+// engines plan and explain, Flink's and ClickHouse's configuration).
+var checkedLock = []string{"sql/", "flink/", "clickhouse/"}
 
 // checkMemo is what a passed check leaves in the native stack's state.
 type checkMemo struct {
@@ -41,14 +55,24 @@ func checkKey(dir string, lab *schemas.Lab, ep *endpointFlags) (key string, lay 
 		return "", lay, false
 	}
 	h := sha256.New()
-	for _, name := range []string{"lab.json", "labgen.lock"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return "", lay, false
-		}
-		fmt.Fprintf(h, "%s %d\n", name, len(b))
-		h.Write(b)
+	labJSON, err := os.ReadFile(filepath.Join(dir, "lab.json"))
+	if err != nil {
+		return "", lay, false
 	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(labJSON, &members) != nil {
+		return "", lay, false
+	}
+	for _, k := range uncheckedLab {
+		delete(members, k)
+	}
+	checked, _ := json.Marshal(members) // sorted keys: the same members, the same text
+	fmt.Fprintf(h, "lab.json %d\n%s\n", len(checked), checked)
+	lock, err := os.ReadFile(filepath.Join(dir, "labgen.lock"))
+	if err != nil {
+		return "", lay, false
+	}
+	fmt.Fprintf(h, "labgen.lock\n%s", checkedLockLines(string(lock)))
 	fmt.Fprintf(h, "labgen %s\nsupervisor %d %s\nendpoints %+v\n", Version, st.PID, st.Started.UTC().Format(time.RFC3339Nano), *ep)
 	for _, e := range lab.Experiments {
 		fmt.Fprintf(h, "experiment %s\n", e.Name)
@@ -74,4 +98,34 @@ func checkPassed(lay native.Layout, key string) (time.Time, bool) {
 func rememberCheck(lay native.Layout, key string) {
 	b, _ := json.Marshal(checkMemo{Key: key, Passed: time.Now().UTC()})
 	_ = os.WriteFile(checkMemoPath(lay), b, 0o644)
+}
+
+// checkedLockLines are labgen.lock's lines a check may depend on (see
+// checkedLock).
+func checkedLockLines(lock string) string {
+	var b strings.Builder
+	files := false
+	for _, line := range strings.Split(lock, "\n") {
+		if strings.HasPrefix(line, "[") {
+			files = line == "[files]"
+		}
+		if files {
+			// "<sha256>  <path>"
+			_, path, ok := strings.Cut(line, "  ")
+			if !ok || !hasAnyPrefix(path, checkedLock) {
+				continue
+			}
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

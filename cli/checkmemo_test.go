@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,8 +21,10 @@ func TestCheckMemo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("lab.json", `{"name":"x"}`)
-	write("labgen.lock", "lock 1\n")
+	labJSON := `{"name":"x","jobs":[{"name":"j"}],"producers":[{"rate":5}],"variables":{"order_rate":5}}`
+	lock := "[labgen]\nversion  1\n\n[files]\naaaa  compose.yaml\nbbbb  lab.json\ncccc  sql/flink/j.sql\n"
+	write("lab.json", labJSON)
+	write("labgen.lock", lock)
 	lab := &schemas.Lab{Experiments: []*schemas.Experiment{{Name: "one"}, {Name: "two"}}}
 	ep := &endpointFlags{}
 
@@ -65,7 +68,23 @@ func TestCheckMemo(t *testing.T) {
 			t.Errorf("the key changed after %s was undone", what)
 		}
 	}
-	changed("a re-render", func() { write("labgen.lock", "lock 2\n") }, func() { write("labgen.lock", "lock 1\n") })
+	changed("another labgen", func() { write("labgen.lock", strings.Replace(lock, "version  1", "version  2", 1)) }, func() { write("labgen.lock", lock) })
+	changed("a job's SQL", func() { write("labgen.lock", strings.Replace(lock, "cccc", "dddd", 1)) }, func() { write("labgen.lock", lock) })
+	changed("the jobs", func() { write("lab.json", strings.Replace(labJSON, `"j"`, `"k"`, 1)) }, func() { write("lab.json", labJSON) })
+	// A variant of the producer alone is not checked again.
+	same := func(what string, change func()) {
+		t.Helper()
+		change()
+		if k, _, _ := checkKey(dir, lab, ep); k != key {
+			t.Errorf("the key depends on %s, which the check does not read", what)
+		}
+		write("lab.json", labJSON)
+		write("labgen.lock", lock)
+	}
+	same("the producer's rate", func() {
+		write("lab.json", strings.NewReplacer(`"rate":5`, `"rate":500`, `"order_rate":5`, `"order_rate":500`).Replace(labJSON))
+		write("labgen.lock", strings.NewReplacer("aaaa", "eeee", "bbbb", "ffff").Replace(lock))
+	})
 	changed("the experiments", func() { lab.Experiments = lab.Experiments[:1] }, func() { lab.Experiments = append(lab.Experiments, &schemas.Experiment{Name: "two"}) })
 	changed("an endpoint", func() { ep.mysql = "127.0.0.1:3307" }, func() { ep.mysql = "" })
 	stop()

@@ -48,8 +48,9 @@ diagnostic, at the lab's own line with --lab LAB_DIR (the lab's source,
 when it still renders OUT's lab.json), else at the rendered file that
 would run. --no-check skips the check. On a native stack a check that
 passed is not run again while nothing it checked has changed (the
-rendered lab, the experiments, labgen, the running stack); --check runs
-it anyway.
+rendered jobs, tables, presets and steps, the engines' configuration, the
+experiments, labgen, the running stack: a variant of the producer alone
+is not checked again); --check runs it anyway.
 
 With --kubernetes the lab is its Kubernetes base (labgen up --kubernetes,
 unless --no-up): the Flink operator runs the streaming jobs (none is
