@@ -265,12 +265,15 @@ func nativeJobs(ctx context.Context, env *Env, lab *labdir.Lab) error {
 		if j.Error != "" && j.How != "unavailable" {
 			failed = append(failed, fmt.Sprintf("%s: %s", j.Name, j.Error))
 		}
+		if j.How == "resubmitted" {
+			fmt.Fprintf(env.Stderr, "  job %s resubmitted: its script changed since %s was submitted\n", j.Name, j.Replaced)
+		}
 	}
 	if len(failed) > 0 {
 		return errors.New("streaming jobs did not start:\n" + strings.Join(failed, "\n"))
 	}
 	for _, j := range jobs {
-		if j.How == "submitted" {
+		if j.How == "submitted" || j.How == "resubmitted" {
 			firstRows(ctx, env, lab, eps, j.Name, time.Now())
 		}
 	}
