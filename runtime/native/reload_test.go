@@ -5,8 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/labgen/labgen/render"
+	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/schemas"
 )
 
 func TestInputs(t *testing.T) {
@@ -146,5 +151,65 @@ func TestSupervisorReload(t *testing.T) {
 	}
 	if st3, _ := lay.ReadStatus(); pid(st3, "b") != pid(st2, "b") {
 		t.Fatalf("b restarted although the set differs")
+	}
+}
+
+// The seed lab's real plan: planned twice from the same render, every
+// service has the same inputs (else a reload would restart it for
+// nothing); rendered again with another payment delay, only the
+// producer's differ; with two TaskManagers, the set of services differs.
+func TestReplanOfAVariant(t *testing.T) {
+	needJVM(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	plan := func(vars ...schemas.VarArg) map[string]map[string]string {
+		t.Helper()
+		l, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{Vars: vars})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		files, err := render.Render(l, render.Options{NoSource: true, LabgenVersion: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := render.Write(dir, files); err != nil {
+			t.Fatal(err)
+		}
+		lab, err := labdir.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Prepare(ctx, lab, "labgen", func(s string) { t.Log(s) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]map[string]string{}
+		for _, s := range p.Services {
+			out[s.Name] = s.Inputs()
+		}
+		return out
+	}
+	changed := func(a, b map[string]map[string]string) []string {
+		var out []string
+		for name, in := range b {
+			if a[name] == nil {
+				out = append(out, name+" added")
+			} else if c := ChangedInputs(a[name], in); len(c) > 0 {
+				out = append(out, name+": "+strings.Join(c, ", "))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	first := plan()
+	if got := changed(first, plan()); len(got) > 0 {
+		t.Fatalf("the same render planned twice differs: %q", got)
+	}
+	if got, want := changed(first, plan(schemas.VarArg{Name: "payment_delay", Value: "5s"})), []string{"producer: lab.json (producers, tables, stack)"}; !slices.Equal(got, want) {
+		t.Errorf("payment_delay=5s changes %q, want %q", got, want)
+	}
+	if got := changed(first, plan(schemas.VarArg{Name: "taskmanagers", Value: "2"})); !slices.Contains(got, "taskmanager-2 added") {
+		t.Errorf("taskmanagers=2 changes %q, want taskmanager-2 added", got)
 	}
 }
