@@ -824,6 +824,7 @@ func (s *Supervisor) reload(ctx context.Context) (*Reload, error) {
 		running := sv.proc != nil && !sv.stopped && !exited(sv.proc)
 		// What the supervisor knows of it stays: its Setup and Ready ran.
 		sv.Service = svc
+		sv.status.Memory, sv.status.StandIn, sv.status.Version = svc.Memory, svc.StandIn, svc.Version
 		sv.mu.Unlock()
 		r := Restart{Name: svc.Name, Changed: inputsText(s.lay, changed)}
 		if running {
