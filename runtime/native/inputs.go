@@ -90,7 +90,7 @@ func producerReads(l *schemas.Lab) map[string][]byte {
 		Tables    any                 `json:"tables"`
 		Stack     *schemas.Stack      `json:"stack"`
 	}{l.Producers, l.Tables, l.Stack})
-	return map[string][]byte{"lab.json (producers, tables, stack)": b}
+	return map[string][]byte{"lab.json: producers, tables, stack": b}
 }
 
 // consoleReads is the part of lab.json the console shows and connects
@@ -102,7 +102,7 @@ func consoleReads(l *schemas.Lab) map[string][]byte {
 		Presets any    `json:"presets"`
 		Stack   *schemas.Stack
 	}{l.Name, l.Title, l.Presets, l.Stack})
-	return map[string][]byte{"lab.json (name, title, presets, stack)": b}
+	return map[string][]byte{"lab.json: name, title, presets, stack": b}
 }
 
 // inputsText shows changed parts for a person: files relative to the

@@ -16,7 +16,7 @@ import (
 
 func TestInputs(t *testing.T) {
 	base := Service{Name: "x", Argv: []string{"java", "-Xmx1g"}, Env: []string{"A=1", "B=2"},
-		Files: map[string][]byte{"/s/conf/x/config.yaml": []byte("a: 1\n")}, Reads: map[string][]byte{"lab.json (producers)": []byte(`{"rate":5}`)}}
+		Files: map[string][]byte{"/s/conf/x/config.yaml": []byte("a: 1\n")}, Reads: map[string][]byte{"lab.json: producers": []byte(`{"rate":5}`)}}
 	same := base
 	same.Env = []string{"B=2", "A=1"} // the order of variables is no change
 	if got := ChangedInputs(base.Inputs(), same.Inputs()); got != nil || base.Fingerprint() != same.Fingerprint() {
@@ -33,7 +33,7 @@ func TestInputs(t *testing.T) {
 			s.Files = map[string][]byte{"/s/conf/x/config.yaml": []byte("a: 1\n"), "/s/conf/x/log4j.properties": nil}
 		}, []string{"file /s/conf/x/log4j.properties"}},
 		{func(s *Service) { s.Files = nil }, []string{"file /s/conf/x/config.yaml"}},
-		{func(s *Service) { s.Reads = map[string][]byte{"lab.json (producers)": []byte(`{"rate":50}`)} }, []string{"lab.json (producers)"}},
+		{func(s *Service) { s.Reads = map[string][]byte{"lab.json: producers": []byte(`{"rate":50}`)} }, []string{"lab.json: producers"}},
 	} {
 		s := base
 		c.edit(&s)
@@ -72,7 +72,7 @@ func TestSupervisorReload(t *testing.T) {
 					}
 					return nil
 				}}},
-			{Name: "c", Argv: []string{"sleep", "600"}, Reads: map[string][]byte{"lab.json (producers)": []byte(cRead)}, Health: up},
+			{Name: "c", Argv: []string{"sleep", "600"}, Reads: map[string][]byte{"lab.json: producers": []byte(cRead)}, Health: up},
 		}
 		if extra {
 			s = append(s, Service{Name: "d", Argv: []string{"sleep", "600"}, Health: up})
@@ -123,7 +123,7 @@ func TestSupervisorReload(t *testing.T) {
 			t.Errorf("%s: %+v", r.Name, r)
 		}
 	}
-	if want := []string{"b: .native/conf/b/b.conf", "c: lab.json (producers)"}; !slices.Equal(names, want) {
+	if want := []string{"b: .native/conf/b/b.conf", "c: lab.json: producers"}; !slices.Equal(names, want) {
 		t.Fatalf("restarted %q, want %q", names, want)
 	}
 	st2, _ := lay.ReadStatus()
@@ -206,7 +206,7 @@ func TestReplanOfAVariant(t *testing.T) {
 	if got := changed(first, plan()); len(got) > 0 {
 		t.Fatalf("the same render planned twice differs: %q", got)
 	}
-	if got, want := changed(first, plan(schemas.VarArg{Name: "payment_delay", Value: "5s"})), []string{"producer: lab.json (producers, tables, stack)"}; !slices.Equal(got, want) {
+	if got, want := changed(first, plan(schemas.VarArg{Name: "payment_delay", Value: "5s"})), []string{"producer: lab.json: producers, tables, stack"}; !slices.Equal(got, want) {
 		t.Errorf("payment_delay=5s changes %q, want %q", got, want)
 	}
 	if got := changed(first, plan(schemas.VarArg{Name: "taskmanagers", Value: "2"})); !slices.Contains(got, "taskmanager-2 added") {
