@@ -280,6 +280,9 @@ func sweepOne(ctx context.Context, env *Env, labDir, dir, stackDir string, v var
 		if newRecs, err = moveRecords(newRecs, filepath.Join(dir, "records")); err != nil {
 			return nil, err
 		}
+		for _, d := range newRecs {
+			fmt.Fprintf(env.Stderr, "   the record is moved to %s\n", d)
+		}
 	}
 	var rec *record.Record
 	for _, d := range newRecs {
