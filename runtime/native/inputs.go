@@ -81,28 +81,38 @@ func digest(s string) string {
 }
 
 // producerReads is the part of lab.json labgen produce works from: the
-// producers, the tables they write and the stack (which database, which
-// port). Only these: an edit of a job or an experiment must not restart
-// the producer and drop its pending follow-up events.
+// producers, the tables they write and the source database's block
+// (which database, which port). Only these: an edit of a job, an
+// experiment or Flink's settings must not restart the producer.
 func producerReads(l *schemas.Lab) map[string][]byte {
+	var mysql, postgres any
+	if l.Stack != nil {
+		mysql, postgres = l.Stack.MySQL, l.Stack.Postgres
+	}
 	b, _ := json.Marshal(struct {
 		Producers []*schemas.Producer `json:"producers"`
 		Tables    any                 `json:"tables"`
-		Stack     *schemas.Stack      `json:"stack"`
-	}{l.Producers, l.Tables, l.Stack})
-	return map[string][]byte{"lab.json: producers, tables, stack": b}
+		MySQL     any                 `json:"mysql"`
+		Postgres  any                 `json:"postgres"`
+	}{l.Producers, l.Tables, mysql, postgres})
+	return map[string][]byte{"lab.json: producers, tables, source database": b}
 }
 
 // consoleReads is the part of lab.json the console shows and connects
-// with (runtime/console: the lab's name, title, presets and stack).
+// with (runtime/console): the lab's name, title and presets, and the
+// blocks of the databases it queries and of itself.
 func consoleReads(l *schemas.Lab) map[string][]byte {
+	var stack struct{ MySQL, Postgres, ClickHouse, Console any }
+	if l.Stack != nil {
+		stack.MySQL, stack.Postgres, stack.ClickHouse, stack.Console = l.Stack.MySQL, l.Stack.Postgres, l.Stack.ClickHouse, l.Stack.Console
+	}
 	b, _ := json.Marshal(struct {
 		Name    string `json:"name"`
 		Title   string `json:"title"`
 		Presets any    `json:"presets"`
-		Stack   *schemas.Stack
-	}{l.Name, l.Title, l.Presets, l.Stack})
-	return map[string][]byte{"lab.json: name, title, presets, stack": b}
+		Stack   any    `json:"stack"`
+	}{l.Name, l.Title, l.Presets, stack})
+	return map[string][]byte{"lab.json: name, title, presets, databases": b}
 }
 
 // inputsText shows changed parts for a person: files relative to the

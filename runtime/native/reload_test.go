@@ -157,15 +157,22 @@ func TestSupervisorReload(t *testing.T) {
 // The seed lab's real plan: planned twice from the same render, every
 // service has the same inputs (else a reload would restart it for
 // nothing); rendered again with another payment delay, only the
-// producer's differ; with two TaskManagers, the set of services differs.
+// producer's differ; with another checkpoint interval, only the Flink
+// services' (their config.yaml); with two TaskManagers, the set of
+// services differs.
 func TestReplanOfAVariant(t *testing.T) {
 	needJVM(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
+	// A copy of the seed lab, whose Flink settings the test edits.
+	src := filepath.Join(t.TempDir(), "orders")
+	if err := os.CopyFS(src, os.DirFS("../../labs/orders")); err != nil {
+		t.Fatal(err)
+	}
 	plan := func(vars ...schemas.VarArg) map[string]map[string]string {
 		t.Helper()
-		l, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{Vars: vars})
+		l, diags := schemas.NewParser().Load(src, schemas.Options{Vars: vars})
 		if diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
@@ -206,8 +213,31 @@ func TestReplanOfAVariant(t *testing.T) {
 	if got := changed(first, plan()); len(got) > 0 {
 		t.Fatalf("the same render planned twice differs: %q", got)
 	}
-	if got, want := changed(first, plan(schemas.VarArg{Name: "payment_delay", Value: "5s"})), []string{"producer: lab.json: producers, tables, stack"}; !slices.Equal(got, want) {
+	if got, want := changed(first, plan(schemas.VarArg{Name: "payment_delay", Value: "5s"})), []string{"producer: lab.json: producers, tables, source database"}; !slices.Equal(got, want) {
 		t.Errorf("payment_delay=5s changes %q, want %q", got, want)
+	}
+	stack := filepath.Join(src, "stack.hcl")
+	b, err := os.ReadFile(stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), `checkpoint_interval = "10s"`, `checkpoint_interval = "15s"`, 1)
+	if edited == string(b) {
+		t.Fatal("the seed lab's stack.hcl has no checkpoint_interval = \"10s\" to edit")
+	}
+	if err := os.WriteFile(stack, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var flink []string
+	for _, c := range changed(first, plan()) {
+		name, _, _ := strings.Cut(c, ":")
+		flink = append(flink, name)
+	}
+	if want := []string{"jobmanager", "sql-gateway", "taskmanager"}; !slices.Equal(flink, want) {
+		t.Errorf("a checkpoint interval changes %q, want %q", flink, want)
+	}
+	if err := os.WriteFile(stack, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if got := changed(first, plan(schemas.VarArg{Name: "taskmanagers", Value: "2"})); !slices.Contains(got, "taskmanager-2 added") {
 		t.Errorf("taskmanagers=2 changes %q, want taskmanager-2 added", got)
