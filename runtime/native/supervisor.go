@@ -430,8 +430,13 @@ func (s *Supervisor) startAgain(ctx context.Context, sv *supervised) (*proc.Proc
 	if err := s.waitHealthy(ctx, sv); err != nil {
 		return p, 0, err
 	}
+	took := time.Since(began).Round(100 * time.Millisecond)
+	// Status shows the running process's start, not the first one's.
+	sv.mu.Lock()
+	sv.status.Healthy = took.String()
+	sv.mu.Unlock()
 	s.set(sv, StateHealthy, "")
-	return p, time.Since(began).Round(100 * time.Millisecond), nil
+	return p, took, nil
 }
 
 // heal starts a service again that exited on its own (see restartDelay),
