@@ -53,6 +53,18 @@ supervisor's log in a terminal.`,
 				if err != nil {
 					return err
 				}
+				// A reload plans from the lab as it is rendered then.
+				sup.Replan(func(ctx context.Context) ([]native.Service, error) {
+					lab, err := labdir.Load(args[0])
+					if err != nil {
+						return nil, err
+					}
+					plan, err := native.Prepare(ctx, lab, self, func(msg string) { fmt.Fprintln(env.Stderr, msg) })
+					if err != nil {
+						return nil, err
+					}
+					return plan.Services, nil
+				})
 				return sup.Run(ctx)
 			}
 		},
@@ -89,6 +101,55 @@ func startDown(ctx context.Context, lay native.Layout, say func(string, ...any))
 	return nil
 }
 
+// reloadNative asks a running stack's supervisor to restart the services
+// whose inputs a render changed since they started (a variant's lab.json,
+// a Flink setting, the TaskManager's memory) and says which and why. When
+// the lab now has other services, it takes the stack down (its state is
+// kept) and tells the caller to bring it up fresh.
+func reloadNative(ctx context.Context, lay native.Layout, dir string, say func(string, ...any)) (fresh bool, err error) {
+	c, err := native.Connect(lay)
+	if err != nil {
+		return false, err
+	}
+	rl, err := c.Reload(ctx)
+	if err != nil {
+		return false, fmt.Errorf("planning the running stack again: %w\n(labgen down %s, then up, starts every service with what is rendered now)", err, dir)
+	}
+	if len(rl.Added) > 0 || len(rl.Removed) > 0 {
+		var what []string
+		if len(rl.Added) > 0 {
+			what = append(what, "adds "+strings.Join(rl.Added, ", "))
+		}
+		if len(rl.Removed) > 0 {
+			what = append(what, "removes "+strings.Join(rl.Removed, ", "))
+		}
+		say("The lab as rendered now %s: taking the running stack down (labgen down %s; its data is kept) to bring it up with the new set of services ...", strings.Join(what, " and "), dir)
+		if _, err := native.Down(ctx, lay, false); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	var failed []string
+	for _, r := range rl.Restarted {
+		switch {
+		case r.Error != "":
+			say("  %-20s restart failed: its inputs changed since it started (%s): %s", r.Name, r.Changed, r.Error)
+			failed = append(failed, r.Name)
+		case r.Result == "":
+			say("  %-20s not running; it will start with its changed inputs (%s)", r.Name, r.Changed)
+		default:
+			say("  %-20s restarted: its inputs changed since it started (%s); %s", r.Name, r.Changed, r.Result)
+		}
+	}
+	if len(rl.Restarted) == 0 {
+		say("  no service's inputs changed since it started; none restarted")
+	}
+	if len(failed) > 0 {
+		return false, fmt.Errorf("restarting %s with the lab as rendered now failed (see above)", strings.Join(failed, ", "))
+	}
+	return false, nil
+}
+
 // nativeUp brings a lab's native stack up: what the engines need is
 // resolved in the foreground (downloads show progress), the supervisor is
 // started in the background, and each service's state is printed until
@@ -114,10 +175,17 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration, 
 		if _, _, err := native.WriteFace(lab); err != nil {
 			return err
 		}
-		if err := startDown(ctx, lay, say); err != nil {
+		fresh, err := reloadNative(ctx, lay, dir, say)
+		if err != nil {
 			return &exitError{code: ExitRunFailed, msg: err.Error()}
 		}
-	} else {
+		if fresh {
+			running = false
+		} else if err := startDown(ctx, lay, say); err != nil {
+			return &exitError{code: ExitRunFailed, msg: err.Error()}
+		}
+	}
+	if !running {
 		self, err := os.Executable()
 		if err != nil {
 			return err
@@ -197,12 +265,15 @@ func nativeJobs(ctx context.Context, env *Env, lab *labdir.Lab) error {
 		if j.Error != "" && j.How != "unavailable" {
 			failed = append(failed, fmt.Sprintf("%s: %s", j.Name, j.Error))
 		}
+		if j.How == "resubmitted" {
+			fmt.Fprintf(env.Stderr, "  job %s resubmitted: its script changed since %s was submitted\n", j.Name, j.Replaced)
+		}
 	}
 	if len(failed) > 0 {
 		return errors.New("streaming jobs did not start:\n" + strings.Join(failed, "\n"))
 	}
 	for _, j := range jobs {
-		if j.How == "submitted" {
+		if j.How == "submitted" || j.How == "resubmitted" {
 			firstRows(ctx, env, lab, eps, j.Name, time.Now())
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -20,14 +21,39 @@ import (
 func init() {
 	register(&command{
 		name:    "sweep",
-		args:    "LAB_DIR -o|--out OUT_DIR -var NAME=A,B,… [-var NAME=A,B,… …] [-var-file FILE] [--experiment N|NAME …] [--repeat K] [--native] [--controls]",
+		args:    "LAB_DIR -o|--out OUT_DIR -var NAME=A,B,… [-var NAME=A,B,… …] [-var-file FILE] [--experiment N|NAME …] [--repeat K] [--native] [--controls] [--fresh]",
 		summary: "run a lab's variants one after another and compare their records",
 		help: `
 sweep renders every variant of a lab (the cross product of the values
-each -var lists, comma-separated) into OUT_DIR/<variant>/, runs each on
-the native stack, one after another (each brought up from nothing and
-taken down after its run, so that no variant inherits another's state),
-and publishes OUT_DIR/index.html: each measure of the experiments (their
+each -var lists, comma-separated) into OUT_DIR/<variant>/ and runs them
+one after another on one native stack, in OUT_DIR/stack/: each variant
+is rendered there in turn, and its run restarts only what the variant
+changed since the previous one (each service whose inputs changed: the
+producer for a producer's variable, Flink's JobManager and TaskManagers
+for a Flink setting or their memory; the streaming jobs whose SQL changed
+are cancelled and submitted again, and those lost with a restarted
+JobManager are submitted again). When a variant runs another set of
+services (-var lakes=false), the stack is taken down and brought up
+fresh. Each run's record is moved into OUT_DIR/<variant>/records/; the
+stack is taken down, its state removed, at the end.
+
+What stays on one stack: the data the previous variants wrote (the
+orders and payments in the database, the rows in Kafka and ClickHouse,
+the lake tables) is still there when the next variant runs, and a
+streaming job that was not changed keeps running with its state. A
+restarted producer resumes after the last row written and takes over the
+follow-ups (payments) its old process left pending, but computes them
+with the new variant's distributions: an order of the previous variant
+whose payment was still due gets the new delay (written at once when
+that is already past, or never when the order is older than the new
+longest delay). Experiments that capture their own rows (the IDs they
+choose, waits on new rows) see only their variant's; one that reads
+whole tables sees the earlier variants' rows too. --fresh brings a fresh
+stack up for each variant and takes it down after its run, as before:
+slower (about a minute to healthy per variant) but no variant sees
+another's data.
+
+It publishes OUT_DIR/index.html: each measure of the experiments (their
 findings) per variant, as the mean over its runs with the least and
 greatest value, and charted against the swept variable; each compare
 step's declared and observed distributions of every variant overlaid;
@@ -55,6 +81,7 @@ Examples:
 			repeat := fs.Int("repeat", 1, "run each variant `K` times")
 			fs.Bool("native", true, "run on the native stack (the only face a sweep uses for now)")
 			controls := fs.Bool("controls", false, "also run each variant under its negative controls (labgen run --controls)")
+			fresh := fs.Bool("fresh", false, "bring a fresh native stack up for each variant and take it down after its run (no data of another variant)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("sweep takes one lab directory")
@@ -69,7 +96,7 @@ Examples:
 				if err != nil {
 					return err
 				}
-				return sweep(ctx, env, args[0], *out, variants, exps, *repeat, *controls)
+				return sweep(ctx, env, args[0], *out, variants, exps, *repeat, *controls, *fresh)
 			}
 		},
 	})
@@ -128,8 +155,18 @@ func fileSafe(s string) string {
 	}, s)
 }
 
-func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant, exps []string, repeat int, controls bool) error {
+func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant, exps []string, repeat int, controls, fresh bool) error {
 	say := func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) }
+	stackDir := ""
+	if !fresh {
+		stackDir = filepath.Join(out, stackDirName)
+		say("The variants run one after another on one native stack in %s: each run restarts only the services and streaming jobs its variant changes (--fresh: a stack per variant).", stackDir)
+		defer func() {
+			if err := sweepDown(ctx, stackDir); err != nil {
+				say("%v", err)
+			}
+		}()
+	}
 	total := len(variants) * repeat
 	began := time.Now()
 	var recs []*record.Record
@@ -152,7 +189,7 @@ func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant
 				left = fmt.Sprintf("; about %s left", (per * time.Duration(total-n+1)).Round(time.Minute))
 			}
 			say("== variant %d of %d: %s%s", n, total, varsText(v.vars), left)
-			rec, err := sweepOne(ctx, env, labDir, dir, v, exps, controls, k == 1)
+			rec, err := sweepOne(ctx, env, labDir, dir, stackDir, v, exps, controls, k == 1)
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -195,41 +232,108 @@ func varsText(vars []schemas.VarArg) string {
 	return strings.Join(parts, " ")
 }
 
-// sweepOne renders a variant (the first time) and runs it on a fresh
-// native stack, which it takes down again; it returns the run's record.
-func sweepOne(ctx context.Context, env *Env, labDir, dir string, v variant, exps []string, controls, fresh bool) (*record.Record, error) {
-	if fresh {
+// stackDirName is the sweep's one native stack's lab directory, in OUT;
+// no variant is named so (a variant's name is NAME-VALUE).
+const stackDirName = "stack"
+
+// sweepOne renders a variant into its directory (the first time) and
+// runs it. With a stack directory, the variant is rendered there too and
+// run on the native stack that runs there (started the first time; on a
+// running one, labgen run restarts what the variant changed and submits
+// again the jobs whose SQL changed), and the record is moved into the
+// variant's records/. Without one, it runs in the variant's directory on
+// a fresh native stack, which it takes down again. It returns the record.
+func sweepOne(ctx context.Context, env *Env, labDir, dir, stackDir string, v variant, exps []string, controls, first bool) (*record.Record, error) {
+	var files render.Files
+	if first || stackDir != "" {
 		lab, _, err := loadLab(env, labDir, v.vars)
 		if err != nil {
 			return nil, err
 		}
-		files, err := render.Render(lab, render.Options{LabgenVersion: Version})
-		if err != nil {
+		if files, err = render.Render(lab, render.Options{LabgenVersion: Version}); err != nil {
 			return nil, err
 		}
+	}
+	if first {
 		if err := writeRendered(dir, files); err != nil {
 			return nil, err
 		}
 	}
-	before := recordDirs(dir)
-	runErr := runLab(ctx, env, dir, &endpointFlags{}, runConfig{experiments: exps, native: true, submit: true, check: true, source: labDir, controls: controls, controlCap: runner.DefaultControlCap}, "run")
-	if lay, err := native.NewLayout(dir); err == nil && lay.Running() {
-		down, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-		if _, err := native.Down(down, lay, true); err != nil && runErr == nil {
-			runErr = fmt.Errorf("taking the stack down: %w", err)
+	runDir := dir
+	if stackDir != "" {
+		runDir = stackDir
+		if err := writeRendered(stackDir, files); err != nil {
+			return nil, err
 		}
-		cancel()
+	}
+	before := recordDirs(runDir)
+	runErr := runLab(ctx, env, runDir, &endpointFlags{}, runConfig{experiments: exps, native: true, submit: true, check: true, source: labDir, controls: controls, controlCap: runner.DefaultControlCap}, "run")
+	if stackDir == "" {
+		if err := sweepDown(ctx, dir); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	newRecs := newRecords(runDir, before)
+	if stackDir != "" {
+		// The variant's record lives with the variant's files.
+		var err error
+		if newRecs, err = moveRecords(newRecs, filepath.Join(dir, "records")); err != nil {
+			return nil, err
+		}
+		for _, d := range newRecs {
+			fmt.Fprintf(env.Stderr, "   the record is moved to %s\n", d)
+		}
 	}
 	var rec *record.Record
-	for d := range recordDirs(dir) {
-		if !before[d] {
-			r, err := record.Read(d)
-			if err == nil {
-				rec = r
-			}
+	for _, d := range newRecs {
+		if r, err := record.Read(d); err == nil {
+			rec = r
 		}
 	}
 	return rec, runErr
+}
+
+// newRecords are the record directories of dir not in before, sorted.
+func newRecords(dir string, before map[string]bool) []string {
+	var out []string
+	for d := range recordDirs(dir) {
+		if !before[d] {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// moveRecords moves record directories into records and returns where
+// they are now.
+func moveRecords(dirs []string, records string) ([]string, error) {
+	if err := os.MkdirAll(records, 0o755); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, d := range dirs {
+		to := filepath.Join(records, filepath.Base(d))
+		if err := os.Rename(d, to); err != nil {
+			return out, err
+		}
+		out = append(out, to)
+	}
+	return out, nil
+}
+
+// sweepDown takes a sweep's native stack down and removes its state.
+func sweepDown(ctx context.Context, dir string) error {
+	lay, err := native.NewLayout(dir)
+	if err != nil || !lay.Running() {
+		return err
+	}
+	down, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer cancel()
+	if _, err := native.Down(down, lay, true); err != nil {
+		return fmt.Errorf("taking the stack down: %w", err)
+	}
+	return nil
 }
 
 // recordDirs are the record directories of a rendered lab.

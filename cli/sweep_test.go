@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -33,5 +36,35 @@ func TestSweepVariants(t *testing.T) {
 		if _, err := sweepVariants(bad); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
+	}
+}
+
+// A sweep on one stack finds the run's new record in the stack's
+// directory and moves it to its variant's records/, leaving the others.
+func TestSweepMovesNewRecords(t *testing.T) {
+	out := t.TempDir()
+	stack, variant := filepath.Join(out, stackDirName), filepath.Join(out, "payment_delay-5s")
+	mk := func(id string) {
+		d := filepath.Join(stack, "records", id)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, record.JSONName), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("old")
+	before := recordDirs(stack)
+	mk("new")
+	os.MkdirAll(filepath.Join(stack, "records", "half"), 0o755) // no record.json: not a record
+	got, err := moveRecords(newRecords(stack, before), filepath.Join(variant, "records"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(variant, "records", "new")}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("moved %q, want %q", got, want)
+	}
+	if !exists(filepath.Join(variant, "records", "new", record.JSONName)) || exists(filepath.Join(stack, "records", "new")) || !exists(filepath.Join(stack, "records", "old", record.JSONName)) {
+		t.Fatal("the new record is not (only) in the variant's records/, or the old one moved")
 	}
 }

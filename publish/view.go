@@ -167,6 +167,9 @@ func head(r *record.Record) []headRow {
 		if j.ID != "" {
 			val = j.ID + " (" + j.How + ")"
 		}
+		if j.Replaced != "" {
+			val += "; it replaced " + j.Replaced + ", whose script differed from the one rendered now"
+		}
 		if j.Error != "" {
 			val += ": " + j.Error
 		}

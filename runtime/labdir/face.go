@@ -10,6 +10,10 @@ import (
 // and the files of the native face, inside the rendered lab directory.
 const NativeDir = ".native"
 
+// JobsFile is where the runner remembers, per streaming job it submitted,
+// the job's ID and a digest of the script it sent (runner's jobMemo).
+const JobsFile = ".labgen-jobs.json"
+
 // FaceDir is where the native face's rendered files live, at the same
 // relative paths as the compose face's in the lab directory.
 const FaceDir = NativeDir + "/face"

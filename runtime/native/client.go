@@ -235,3 +235,17 @@ func (c *Client) WarehouseFile(_ context.Context, dir, pattern string) (string, 
 	rel, _ := filepath.Rel(c.lay.Lab, found)
 	return filepath.ToSlash(rel), nil
 }
+
+// Reload asks the supervisor to plan the stack again from the lab as it
+// is rendered now and to restart each service whose inputs changed.
+func (c *Client) Reload(ctx context.Context) (*Reload, error) {
+	out, err := c.post(ctx, "/reload")
+	if err != nil {
+		return nil, err
+	}
+	var rl Reload
+	if err := json.Unmarshal([]byte(out), &rl); err != nil {
+		return nil, fmt.Errorf("the native supervisor's answer to a reload: %w", err)
+	}
+	return &rl, nil
+}

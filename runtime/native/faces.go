@@ -177,6 +177,7 @@ func (b *planner) producer() ([]Service, error) {
 	return []Service{{
 		Name:   "producer",
 		Argv:   []string{b.labgen, "produce", b.lab.Dir},
+		Reads:  producerReads(b.lab.Lab),
 		Health: Probe{Func: func(context.Context) error { return nil }},
 		Memory: "≈30m",
 	}}, nil
@@ -188,6 +189,7 @@ func (b *planner) console() ([]Service, error) {
 	return []Service{{
 		Name:   "console",
 		Argv:   []string{b.labgen, "console", b.lab.Dir, "--listen", addr},
+		Reads:  consoleReads(b.lab.Lab),
 		Health: httpProbe("console", "http://"+addr, 0),
 		Memory: "≈30m",
 	}}, nil

@@ -26,6 +26,10 @@ type Service struct {
 	Credential *syscall.Credential
 	// Files are written (absolute paths) before every start.
 	Files map[string][]byte
+	// Reads are what the process reads at its start besides its argv,
+	// env and Files (a part of lab.json), by name; only its Inputs use
+	// them.
+	Reads map[string][]byte
 	// Needs are services that must be healthy before this one starts
 	// (Prepare draws them from the registry: nativeNeeds).
 	Needs []string

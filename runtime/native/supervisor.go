@@ -53,6 +53,10 @@ type ServiceStatus struct {
 	// after it exited on its own; LastExit says when and how it last did.
 	Restarts int    `json:"restarts,omitempty"`
 	LastExit string `json:"last_exit,omitempty"`
+	// Fingerprint and Inputs are what the running process was started
+	// from (Service.Inputs), set at each start: a reload compares them.
+	Fingerprint string            `json:"fingerprint,omitempty"`
+	Inputs      map[string]string `json:"inputs,omitempty"`
 }
 
 // Status is the supervisor's view of the stack, kept in
@@ -160,7 +164,15 @@ type Supervisor struct {
 	// restartDelay is how long to wait before the n-th restart in a row
 	// (from 0) of a service that exited on its own.
 	restartDelay func(n int) time.Duration
+	// replan plans the stack again from the lab as it is rendered now
+	// (a reload); reloading lets one reload run at a time.
+	replan    func(ctx context.Context) ([]Service, error)
+	reloading sync.Mutex
 }
+
+// Replan sets how a reload plans the stack again (native.Prepare on the
+// lab directory, in labgen native-supervise).
+func (s *Supervisor) Replan(f func(ctx context.Context) ([]Service, error)) { s.replan = f }
 
 // A service that exits on its own after it was healthy is started again,
 // as compose's restart: unless-stopped does: after 1 s, doubling up to
@@ -372,9 +384,11 @@ func (s *Supervisor) spawn(sv *supervised) error {
 	if err != nil {
 		return err
 	}
+	in := sv.Inputs()
 	sv.mu.Lock()
 	sv.proc, sv.stopped = p, false
 	sv.status.PID = p.Pid()
+	sv.status.Inputs, sv.status.Fingerprint = in, fingerprint(in)
 	sv.mu.Unlock()
 	s.set(sv, StateStarting, "")
 	go func() {
@@ -416,8 +430,13 @@ func (s *Supervisor) startAgain(ctx context.Context, sv *supervised) (*proc.Proc
 	if err := s.waitHealthy(ctx, sv); err != nil {
 		return p, 0, err
 	}
+	took := time.Since(began).Round(100 * time.Millisecond)
+	// Status shows the running process's start, not the first one's.
+	sv.mu.Lock()
+	sv.status.Healthy = took.String()
+	sv.mu.Unlock()
 	s.set(sv, StateHealthy, "")
-	return p, time.Since(began).Round(100 * time.Millisecond), nil
+	return p, took, nil
 }
 
 // heal starts a service again that exited on its own (see restartDelay),
@@ -626,6 +645,14 @@ func (s *Supervisor) handler(token string, shutdown func()) http.Handler {
 		}
 		fmt.Fprintln(w, out)
 	}))
+	mux.HandleFunc("POST /reload", auth(func(w http.ResponseWriter, r *http.Request) {
+		rl, err := s.reload(r.Context())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+		json.NewEncoder(w).Encode(rl)
+	}))
 	mux.HandleFunc("POST /shutdown", auth(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "stopping")
 		shutdown()
@@ -738,4 +765,82 @@ func (s *Supervisor) stopAll() {
 		}()
 	}
 	wg.Wait()
+}
+
+// Reload is what a reload did: the services it restarted, or, when the
+// stack would now run other services, which (and nothing was restarted:
+// a stack's services are started in an order of their needs, so a new
+// set is a new stack).
+type Reload struct {
+	Added     []string  `json:"added,omitempty"`
+	Removed   []string  `json:"removed,omitempty"`
+	Restarted []Restart `json:"restarted,omitempty"`
+}
+
+// Restart is one service a reload gave a new definition.
+type Restart struct {
+	Name string `json:"name"`
+	// Changed names the inputs that differ from those it started with.
+	Changed string `json:"changed"`
+	// Result is the restart's outcome ("" when it was not running: it
+	// starts with the new definition when it is started).
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// reload plans the stack again and restarts, in start order, each
+// service whose inputs differ from those its process started with, with
+// its new definition. A service that does not run gets the new definition
+// for its next start.
+func (s *Supervisor) reload(ctx context.Context) (*Reload, error) {
+	if s.replan == nil {
+		return nil, errors.New("this supervisor cannot plan its stack again")
+	}
+	s.reloading.Lock()
+	defer s.reloading.Unlock()
+	services, err := s.replan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("planning the stack again: %w", err)
+	}
+	rl := &Reload{}
+	planned := map[string]bool{}
+	for _, svc := range services {
+		planned[svc.Name] = true
+		if s.byName[svc.Name] == nil {
+			rl.Added = append(rl.Added, svc.Name)
+		}
+	}
+	for _, sv := range s.services {
+		if !planned[sv.Name] {
+			rl.Removed = append(rl.Removed, sv.Name)
+		}
+	}
+	if len(rl.Added) > 0 || len(rl.Removed) > 0 {
+		return rl, nil
+	}
+	for _, svc := range services {
+		sv := s.byName[svc.Name]
+		sv.mu.Lock()
+		changed := ChangedInputs(sv.status.Inputs, svc.Inputs())
+		if len(changed) == 0 {
+			sv.mu.Unlock()
+			continue
+		}
+		running := sv.proc != nil && !sv.stopped && !exited(sv.proc)
+		// What the supervisor knows of it stays: its Setup and Ready ran.
+		sv.Service = svc
+		sv.status.Memory, sv.status.StandIn, sv.status.Version = svc.Memory, svc.StandIn, svc.Version
+		sv.mu.Unlock()
+		r := Restart{Name: svc.Name, Changed: inputsText(s.lay, changed)}
+		if running {
+			s.log("%s: restarting it, its inputs changed (%s)", svc.Name, r.Changed)
+			out, err := s.action(ctx, svc.Name, "restart")
+			r.Result = out
+			if err != nil {
+				r.Error = err.Error()
+			}
+		}
+		rl.Restarted = append(rl.Restarted, r)
+	}
+	return rl, nil
 }

@@ -104,6 +104,9 @@ func Markdown(r *Record) []byte {
 		if j.ID != "" {
 			v = fmt.Sprintf("`%s` (%s)", j.ID, j.How)
 		}
+		if j.Replaced != "" {
+			v += fmt.Sprintf("; it replaced `%s`, whose script differed from the one rendered now", j.Replaced)
+		}
 		if j.Error != "" {
 			v += ": " + oneLine(j.Error)
 		}

@@ -153,9 +153,14 @@ type Job struct {
 	Mode string `json:"mode"`
 	ID   string `json:"id,omitempty"`
 	// How: "running" (found running), "submitted" (by this run),
+	// "resubmitted" (found running from a script that differs from the
+	// one rendered now: cancelled and submitted again by this run),
 	// "failed" (submission failed), "unavailable", "not submitted".
 	How   string `json:"how"`
 	Error string `json:"error,omitempty"`
+	// Replaced is the ID of the job this one replaced because its script
+	// had changed (How "resubmitted", or "running" when labgen up did it).
+	Replaced string `json:"replaced,omitempty"`
 }
 
 // Endpoint is a service the run talked to, with secrets masked.

@@ -174,3 +174,20 @@ func TestMaskerReplace(t *testing.T) {
 		t.Errorf("JSON: %s", got)
 	}
 }
+
+// A job submitted again because its script changed says which job it
+// replaced; a record without the field (older labgen) reads as before.
+func TestResubmittedJob(t *testing.T) {
+	r := sample()
+	r.Jobs = []Job{{Name: "order_wide", Mode: "streaming", ID: "b955", How: "resubmitted", Replaced: "b954"}}
+	if md := string(Markdown(r)); !strings.Contains(md, "`b955` (resubmitted); it replaced `b954`, whose script differed from the one rendered now") {
+		t.Errorf("record.md does not say what the job replaced:\n%s", md)
+	}
+	var old Job
+	if err := json.Unmarshal([]byte(`{"name":"order_wide","mode":"streaming","id":"b954","how":"running"}`), &old); err != nil || old.Replaced != "" || old.How != "running" {
+		t.Errorf("an older record's job: %+v, %v", old, err)
+	}
+	if b, _ := json.Marshal(Job{Name: "order_wide", How: "running"}); strings.Contains(string(b), "replaced") {
+		t.Errorf("a job that replaced none writes %s", b)
+	}
+}

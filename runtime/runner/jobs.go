@@ -186,6 +186,7 @@ func (r *Runner) submitJobs(ctx context.Context) {
 	// that needs them is submitted.
 	lakesDone := false
 	var lakeErr error
+	memos := readJobMemos(r.opt.Lab)
 	for _, j := range r.lab.Jobs {
 		if j.Mode != schemas.ModeStreaming {
 			continue
@@ -197,10 +198,25 @@ func (r *Runner) submitJobs(ctx context.Context) {
 		case listErr != nil:
 			rj.How, rj.Error = "failed", "cannot list the cluster's jobs: "+listErr.Error()
 		default:
+			replaced := ""
 			if found, ok := flinkapi.FindJob(listed, r.jobName(j.Name)); ok && flinkapi.Active(found.State) {
-				rj.How, rj.ID = "running", found.ID
-				r.opt.Progress.Info(fmt.Sprintf("Flink job %s runs (%s, %s)", j.Name, found.ID, found.State))
-				break
+				memo, remembered := memos[j.Name]
+				sent, _, err := r.jobScript(j.Name)
+				if err != nil || !scriptChanged(memo, remembered, found.ID, scriptDigest(sent)) {
+					rj.How, rj.ID, rj.Replaced = "running", found.ID, ""
+					if remembered && memo.ID == found.ID {
+						rj.Replaced = memo.Replaced
+					}
+					r.opt.Progress.Info(fmt.Sprintf("Flink job %s runs (%s, %s)", j.Name, found.ID, found.State))
+					break
+				}
+				r.opt.Progress.Info(fmt.Sprintf("Flink job %s runs (%s) from a script that differs from sql/flink/%s.sql as rendered now: cancelling it to submit it again", j.Name, found.ID, j.Name))
+				if err := r.cancelForResubmit(ctx, found.ID); err != nil {
+					rj.How, rj.ID, rj.Error = "failed", found.ID, r.masker.MaskString("its script changed, but cancelling the running job failed: "+err.Error())
+					r.opt.Progress.Info("Flink job " + j.Name + " was not submitted again: " + firstLineOf(rj.Error))
+					break
+				}
+				replaced = found.ID
 			}
 			if r.usesLakes(j) && !lakesDone {
 				lakesDone = true
@@ -229,6 +245,13 @@ func (r *Runner) submitJobs(ctx context.Context) {
 				}
 				if err == nil {
 					rj.How, rj.ID = "submitted", run.JobID
+					if replaced != "" {
+						rj.How, rj.Replaced = "resubmitted", replaced
+					}
+					memos[j.Name] = jobMemo{ID: run.JobID, Digest: scriptDigest(sent), Submitted: time.Now().UTC(), Replaced: replaced}
+					if err := writeJobMemos(r.opt.Lab, memos); err != nil {
+						r.opt.Progress.Info("cannot remember job " + j.Name + "'s script (a changed script will not be submitted again): " + err.Error())
+					}
 				}
 			}
 			if err != nil {
@@ -248,6 +271,15 @@ func (r *Runner) submitJobs(ctx context.Context) {
 		jobs = append(jobs, rj)
 	}
 	r.rec.Jobs = jobs
+}
+
+// cancelForResubmit cancels a running job and waits until it has ended,
+// so that its replacement never writes beside it.
+func (r *Runner) cancelForResubmit(ctx context.Context, id string) error {
+	if err := r.flink.Cancel(ctx, id); err != nil {
+		return err
+	}
+	return r.awaitJobState(ctx, id, func(s string) bool { return !flinkapi.Active(s) }, time.Minute)
 }
 
 func firstLineOf(s string) string {
