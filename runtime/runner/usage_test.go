@@ -21,7 +21,7 @@ type thisGroup struct{ services }
 type services struct{}
 
 func (services) Service(context.Context, string, string) (string, error) { return "", nil }
-func (services) Command(...string) string                               { return "" }
+func (services) Command(...string) string                                { return "" }
 
 func (thisGroup) ServiceUsage() (map[string]time.Duration, map[string]int64, error) {
 	u := native.GroupUsage(syscall.Getpgrp())
