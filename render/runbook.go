@@ -233,6 +233,8 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 		} else {
 			w("   Wait %s.\n\n", wt.Duration)
 		}
+	case schemas.StepUsage:
+		w("   Note each service's CPU time and memory now (`labgen status` on the native stack; with Docker, `docker stats`).\n\n")
 	case schemas.StepNote:
 		for _, line := range strings.Split(st.Note, "\n") {
 			w("   > %s\n", line)

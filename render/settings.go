@@ -141,11 +141,17 @@ func FlinkSettings(l *schemas.Lab) Settings {
 		// Fluss's Arrow buffers are direct memory.
 		kv("taskmanager.memory.task.off-heap.size", "128m")
 	}
-	if len(l.AvailableJobs(schemas.ModeBatch)) > 0 {
+	switch {
+	case f.StateBackend == schemas.StateBackendRocksDB:
+		// RocksDB keeps its block cache and write buffers in managed
+		// memory, each slot's share; Flink's default fraction is sized for
+		// it, and the state leaves the heap.
+		kv("taskmanager.memory.managed.fraction", "0.4")
+	case len(l.AvailableJobs(schemas.ModeBatch)) > 0:
 		// Managed memory serves the bounded jobs' sorts and hash
 		// aggregations; the streaming state is on the heap (hashmap).
 		kv("taskmanager.memory.managed.fraction", "0.2")
-	} else {
+	default:
 		kv("taskmanager.memory.managed.fraction", "0.1")
 	}
 	kv("taskmanager.numberOfTaskSlots", l.TaskSlots())
@@ -173,7 +179,12 @@ func FlinkSettings(l *schemas.Lab) Settings {
 	kv("execution.checkpointing.dir", "file://"+CheckpointDir)
 	kv("execution.checkpointing.savepoint-dir", "file://"+CheckpointDir+"/savepoints")
 	kv("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION")
-	kv("state.backend.type", "hashmap")
+	kv("state.backend.type", f.StateBackend)
+	if f.StateBackend == schemas.StateBackendRocksDB {
+		// Each checkpoint uploads only the SST files RocksDB wrote since
+		// the last one, not the whole state.
+		kv("state.backend.incremental", true)
+	}
 
 	why = "Restart strategy of the lab."
 	r := f.Restart

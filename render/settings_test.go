@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"testing"
+
+	"github.com/labgen/labgen/schemas"
 )
 
 func TestSettingsSetWithoutYAML(t *testing.T) {
@@ -40,6 +42,32 @@ func TestComposeWritesTheSettings(t *testing.T) {
 	for _, x := range KafkaSettings(l) {
 		if got := env[kafkaEnvName(x.Key)]; got == nil || *got != x.Text() {
 			t.Errorf("kafka: %s is not %s=%v", kafkaEnvName(x.Key), x.Key, x.Value)
+		}
+	}
+}
+
+// TestStateBackend: the flink block's state_backend reaches Flink's
+// configuration with what RocksDB needs besides its name.
+func TestStateBackend(t *testing.T) {
+	for _, c := range []struct {
+		backend, incremental, fraction string
+	}{
+		{"hashmap", "", "0.2"},
+		{"rocksdb", "true", "0.4"},
+	} {
+		l := loadSeed(t, []schemas.VarArg{{Name: "state_backend", Value: c.backend}})
+		m := FlinkSettings(l).Map()
+		if m["state.backend.type"] != c.backend || m["state.backend.incremental"] != c.incremental ||
+			m["taskmanager.memory.managed.fraction"] != c.fraction {
+			t.Errorf("%s: state.backend.type %q, incremental %q, managed fraction %q; want %s, %q, %s", c.backend,
+				m["state.backend.type"], m["state.backend.incremental"], m["taskmanager.memory.managed.fraction"], c.backend, c.incremental, c.fraction)
+		}
+		files, err := Render(l, Options{LabgenVersion: "test", NoSource: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if conf := string(files["flink/config.yaml"]); !strings.Contains(conf, "\nstate.backend.type: "+c.backend+"\n") {
+			t.Errorf("%s: compose's flink/config.yaml does not say it", c.backend)
 		}
 	}
 }

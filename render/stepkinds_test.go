@@ -20,6 +20,7 @@ func TestRunbookCoversStepKinds(t *testing.T) {
 		schemas.StepLab:     {Lab: &schemas.LabStep{Action: "smoke"}},
 		schemas.StepWait:    {Wait: &schemas.WaitStep{Duration: "30s"}},
 		schemas.StepNote:    {Note: "Look."},
+		schemas.StepUsage:   {Usage: &schemas.UsageStep{}},
 	}
 	l := &schemas.Lab{Stack: &schemas.Stack{Console: &schemas.Console{Port: 8088}}}
 	e := &schemas.Experiment{Name: "e"}

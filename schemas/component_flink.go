@@ -50,11 +50,20 @@ type Flink struct {
 	Parallelism        int       `json:"parallelism"`
 	CheckpointInterval string    `json:"checkpoint_interval"`
 	StateTTL           string    `json:"state_ttl"`
+	StateBackend       string    `json:"state_backend"`
 	Restart            Restart   `json:"restart"`
 	UIPort             int       `json:"ui_port"`
 	GatewayPort        int       `json:"gateway_port"`
 	DeclRange          hcl.Range `json:"-"`
 }
+
+// Flink's state backends (state.backend.type): keyed state as objects on
+// the TaskManager's heap, or serialized in an embedded RocksDB on its
+// disk, in managed memory.
+const (
+	StateBackendHashMap = "hashmap"
+	StateBackendRocksDB = "rocksdb"
+)
 
 // Restart is Flink's restart strategy.
 type Restart struct {
@@ -110,7 +119,7 @@ var flinkComponent = &ComponentDesc{
 		return map[string]int{"ui": s.Flink.UIPort, "gateway": s.Flink.GatewayPort}
 	},
 	schema: func() *hcl.BodySchema {
-		s := componentSchema("version", "image", "taskmanagers", "slots", "parallelism", "checkpoint_interval", "state_ttl", "ui_port", "gateway_port")
+		s := componentSchema("version", "image", "taskmanagers", "slots", "parallelism", "checkpoint_interval", "state_ttl", "state_backend", "ui_port", "gateway_port")
 		s.Blocks = []hcl.BlockHeaderSchema{{Type: "restart"}}
 		return s
 	}(),
@@ -129,6 +138,7 @@ func decodeFlink(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		Slots:              d.atLeast(at["slots"], 1, 4),
 		CheckpointInterval: d.duration(at["checkpoint_interval"], "10s"),
 		StateTTL:           d.duration(at["state_ttl"], "1h"),
+		StateBackend:       d.oneOf(at["state_backend"], StateBackendHashMap, StateBackendHashMap, StateBackendRocksDB),
 		UIPort:             port(d, at["ui_port"], 8081),
 		GatewayPort:        port(d, at["gateway_port"], 8083),
 		Restart:            Restart{Strategy: "fixed-delay", Attempts: 10, Delay: "5s"},

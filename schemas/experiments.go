@@ -420,6 +420,7 @@ var objectArgs = map[string][]string{
 	StepFlink:   {"job", "show"},
 	StepCompose: {"action", "service"},
 	StepWait:    {"rerun", "until", "interval", "timeout", "for"},
+	StepUsage:   {"services"},
 	"compare":   {"declared", "column"},
 }
 
@@ -492,6 +493,10 @@ func (d *decoder) decodeKafkaStep(a *hcl.Attribute) *KafkaStep {
 
 var flinkShows = []string{"state", "vertices", "checkpoints", "restarts", "exceptions"}
 
+// flinkShowsMore are what a flink step shows only when asked: each costs a
+// request per vertex.
+var flinkShowsMore = []string{"backpressure"}
+
 func (d *decoder) decodeFlinkStep(a *hcl.Attribute) *FlinkStep {
 	at := d.objectAttrs(a, "flink step", objectArgs[StepFlink]...)
 	if at == nil {
@@ -509,12 +514,27 @@ func (d *decoder) decodeFlinkStep(a *hcl.Attribute) *FlinkStep {
 	if sa := at["show"]; sa != nil {
 		f.Show = d.strList(sa)
 		for _, s := range f.Show {
-			if !contains(flinkShows, s) {
-				d.errorf(sa.Expr.Range(), "Unknown item", "show lists what to show: %s; %q is not one of them.", quoteList(flinkShows), s)
+			if all := append(append([]string(nil), flinkShows...), flinkShowsMore...); !contains(all, s) {
+				d.errorf(sa.Expr.Range(), "Unknown item", "show lists what to show: %s; %q is not one of them.", quoteList(all), s)
 			}
 		}
 	}
 	return f
+}
+
+func (d *decoder) decodeUsageStep(a *hcl.Attribute) *UsageStep {
+	at := d.objectAttrs(a, "usage step", objectArgs[StepUsage]...)
+	if at == nil {
+		return nil
+	}
+	u := &UsageStep{}
+	if sa := at["services"]; sa != nil {
+		u.Services = d.strList(sa)
+		for _, name := range u.Services {
+			d.serviceRefs = append(d.serviceRefs, serviceRef{d.currentStep.exp, name, sa.Expr.Range()})
+		}
+	}
+	return u
 }
 
 func (d *decoder) decodeComposeStep(a *hcl.Attribute) *ComposeStep {

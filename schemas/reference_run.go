@@ -7,7 +7,7 @@ var refRun = map[string]string{
 	"kinds": "A step does exactly one thing, selected by the one kind attribute it sets (a query step by `query` or by `sql`): " +
 		"a step that sets none is an error (\"Step does nothing\"), and so is one that sets two (\"Step does several things\"); " +
 		"the attributes of one kind (`max_rows`, `engine`, `compare` of a query step) are refused on a step of another kind.\n\n" +
-		"A `query`, `kafka`, `flink` or `lab` step gives a **result**: it can `capture`, `sample` and `expect` over it, and a " +
+		"A `query`, `kafka`, `flink`, `usage` or `lab` step gives a **result**: it can `capture`, `sample` and `expect` over it, and a " +
 		"`wait` can re-run it (`rerun = step.NAME`) until a condition over its result holds, or sample it for a while. A wait " +
 		"that re-runs a step has that step's result, from its last run (a wait itself is never re-run). `compose`, `note` and " +
 		"a plain `wait = \"30s\"` give none: the loader refuses `capture` and `sample` on them, and an `expect` there is " +
@@ -21,14 +21,23 @@ var refRun = map[string]string{
 		"`value` is `null` for a tombstone, `timestamp` is UTC text; `jsondecode(m.value)` reads a JSON value. With " +
 		"`offsets = true`: `{ topic, partitions = [{ partition, start, end }], end, records }`.\n" +
 		"- `flink` with a `job`: the job's facts, `{ job_id, name, state, restarts, start_time, vertices = [{ name, status, " +
-		"records_in, records_out }], checkpoints = { completed, failed, in_progress, restored, latest_id, latest_time, " +
-		"restored_id }, exceptions = [{ time, name, task, message }] }` (at most 10 exceptions, newest first); without a job: " +
-		"`{ jobs = [one such object per job], count }`.\n" +
+		"records_in, records_out, backpressure, busy, backpressure_level }], backpressure = { max, busy_max, level }, " +
+		"checkpoints = { completed, failed, in_progress, restored, latest_id, latest_time, restored_id }, exceptions = " +
+		"[{ time, name, task, message }] }` (at most 10 exceptions, newest first); without a job: " +
+		"`{ jobs = [one such object per job], count }`. The backpressure facts are `null` unless the step shows " +
+		"`\"backpressure\"`, and while Flink has no metrics of a vertex yet: a vertex's `backpressure` is the share of time " +
+		"(0 to 1) its busiest subtask was blocked by its output (Flink's `backPressuredTimeMsPerSecond` / 1000), `busy` the " +
+		"share it was processing, `backpressure_level` Flink's `ok` (at most 0.1), `low` (at most 0.5) or `high`; the job's " +
+		"`max` and `busy_max` are the highest of its vertices', `level` the worst.\n" +
+		"- `usage`: `{ at_ms, cpu_s = { SERVICE = seconds }, rss_mb = { SERVICE = MiB } }`: when it read (milliseconds " +
+		"since the Unix epoch), then each running service's CPU time since it started (user and system, its whole process " +
+		"group) and resident memory; a service that is not running is absent.\n" +
 		"- `lab = \"smoke\"`: `{ passed, failed, checks = [{ name, passed, detail }] }`; `lab = \"batch\"`: `{ passed, failed, " +
 		"jobs = [{ name, job_id, state, duration_ms, error, result_before, result_after }] }`.\n\n" +
 		"A sampling step that names nothing to `sample` keeps its kind's defaults from every run: of a query with one row, " +
 		"each of its columns, else `rows` (the row count); of kafka, `count` and `end`; of flink, `state`, `restarts`, " +
-		"`checkpoints` (completed) and each vertex's `records_in` and `records_out` (without a job, `jobs`); of lab, `passed` and `failed`.",
+		"`checkpoints` (completed) and each vertex's `records_in` and `records_out`, and with `\"backpressure\"` shown each " +
+		"vertex's `backpressure` and `busy` (without a job, `jobs`); of usage, `cpu_s`; of lab, `passed` and `failed`.",
 
 	"expressions": "Attribute values are HCL expressions. Most are evaluated when the lab is loaded, with `var.NAME` (the " +
 		"lab's variables) and the functions below. A few name another block of the lab instead of computing a value, and " +
@@ -199,7 +208,19 @@ var refRun = map[string]string{
 		"the job is unavailable. Default timeout 1m.",
 	"experiment.step.flink.job": "A job reference (`job.order_wide`) to a declared job; without it the step reads every job.",
 	"experiment.step.flink.show": "A list of `\"state\"`, `\"vertices\"`, `\"checkpoints\"`, `\"restarts\"`, " +
-		"`\"exceptions\"` (default: all five): what the record's tables show. `result` always holds every fact.",
+		"`\"exceptions\"` (default: all five) and `\"backpressure\"`: what the record's tables show. `result` always " +
+		"holds the first five's facts; `\"backpressure\"` (never a default: one more request per vertex) also asks each " +
+		"vertex's backpressure (`GET /jobs/ID/vertices/VERTEX/backpressure`), which fills its `backpressure`, `busy` and " +
+		"`backpressure_level` and the job's `backpressure` in `result`, and adds their columns to the vertices' table.",
+	"experiment.step.usage": "Reads what the stack's services have used so far: `usage = {}` (every service that runs) " +
+		"or `usage = { services = [\"taskmanager\", \"mysql\"] }`. Only the native stack answers it (each service is a " +
+		"process group whose CPU time and resident memory labgen sums from `/proc`); with Docker or Kubernetes the step " +
+		"is skipped, saying so, and the measures that read it are not measured (the run does not fail for it). Two such steps around a window give each service's share of a core over it: the difference of " +
+		"their `cpu_s` over the difference of their `at_ms`. A wait may re-run it, sampling CPU time as it grows. Default " +
+		"timeout 1m.",
+	"experiment.step.usage.services": "A list of the stack's service names (`\"taskmanager\"`, `\"mysql\"`); an unknown " +
+		"one is an error, and one whose component the stack leaves out makes the experiment unavailable. Without it, every " +
+		"service that runs.",
 	"experiment.step.kafka": "Reads a topic through the Kafka protocol: every message of one `key` in all partitions, " +
 		"the last `tail` messages, or with `offsets = true` each partition's start and end offsets. A read stops at the end " +
 		"offsets of when it started, or at its `timeout`.",

@@ -246,7 +246,7 @@ var refStack = map[string]string{
 		"(1.20.1), and `labgen up` and `labgen run` submit the jobs. Without a `flink` block every job is " +
 		"unavailable.\n\n" +
 		"Its attributes reach the `flink/config.yaml` labgen renders and each job's SQL, as each says. Checkpoints " +
-		"are exactly-once, to a directory the JobManager and TaskManagers share; state is on the heap (`hashmap`); " +
+		"are exactly-once, to a directory the JobManager and TaskManagers share; state is where `state_backend` says; " +
 		"failover restarts a failed region only.",
 	"stack.flink.enabled": stackEnabled("Flink", false),
 	"stack.flink.version": "Optional string, default `\"1.20.1\"`: the Flink release. It names the default image " +
@@ -273,6 +273,13 @@ var refStack = map[string]string{
 		"`table.exec.state.ttl` of every streaming job, set at the top of its SQL (a job's own `settings` come " +
 		"after it). Flink drops the state of a key not touched for that long, so a row that comes later no longer " +
 		"meets what it would have joined or been counted with.",
+	"stack.flink.state_backend": "Optional string, default `\"hashmap\"`; one of `\"hashmap\"` and `\"rocksdb\"`: " +
+		"`state.backend.type`, where the jobs keep their keyed state (a join's rows, an aggregate's accumulators). " +
+		"`hashmap` keeps it as objects on the TaskManager's heap (`taskmanager.memory.managed.fraction` 0.2 with " +
+		"batch jobs, 0.1 without); `rocksdb` serializes it into an embedded RocksDB under the TaskManager's " +
+		"temporary directory, in managed memory (fraction 0.4, Flink's default), with incremental checkpoints " +
+		"(`state.backend.incremental`): slower per access, bounded by disk rather than heap. Flink's distribution " +
+		"bundles the RocksDB backend; the native stack adds its jar. The record's head shows the value Flink ran with.",
 	"stack.flink.ui_port": "Optional port (a whole number from 1 to 65535), default `8081`: the JobManager's REST " +
 		"API and web UI on 127.0.0.1 (the container's own port stays 8081), through which labgen follows the " +
 		"jobs.",

@@ -63,6 +63,7 @@ const (
 	StepLab     = "lab"
 	StepWait    = "wait"
 	StepNote    = "note"
+	StepUsage   = "usage"
 )
 
 // StepKinds lists every step kind, in the order messages name them.
@@ -170,6 +171,13 @@ func init() {
 			},
 			decode: func(d *decoder, at hcl.Attributes, s *Step, e *Experiment) {
 				s.Wait = d.decodeWaitStep(at[StepWait], e)
+			},
+		},
+		{
+			// Rerun: a wait may sample it, a CPU time series.
+			Name: StepUsage, Form: "usage", Rerun: true,
+			decode: func(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) {
+				s.Usage = d.decodeUsageStep(at[StepUsage])
 			},
 		},
 		{
@@ -328,6 +336,7 @@ type Step struct {
 	Compose *ComposeStep `json:"compose,omitempty"`
 	Lab     *LabStep     `json:"lab,omitempty"`
 	Wait    *WaitStep    `json:"wait,omitempty"`
+	Usage   *UsageStep   `json:"usage,omitempty"`
 	Note    string       `json:"note,omitempty"`
 	// Captures are evaluated over the step's result; later steps use them
 	// as step.<name>.<capture>, later experiments as
@@ -380,6 +389,13 @@ type FlinkStep struct {
 type ComposeStep struct {
 	Action  string `json:"action"`
 	Service string `json:"service"`
+}
+
+// UsageStep reads what the stack's services have used so far: each one's
+// CPU time and resident memory (the native stack's process groups).
+// Services empty means every service that runs.
+type UsageStep struct {
+	Services []string `json:"services,omitempty"`
 }
 
 // LabStep runs the lab's smoke checks or its batch jobs.

@@ -53,6 +53,17 @@ variable "lakes" {
   description = "Run Fluss (tiered into Paimon) and Iceberg. Without them experiments 04 and 05 are unavailable."
 }
 
+variable "state_backend" {
+  type        = string
+  default     = "hashmap"
+  description = "Where Flink keeps the join's state: \"hashmap\" (objects on the TaskManager's heap) or \"rocksdb\" (an embedded RocksDB on disk). Experiment 07 compares them: labgen sweep -var state_backend=hashmap,rocksdb."
+
+  validation {
+    condition     = contains(["hashmap", "rocksdb"], var.state_backend)
+    error_message = "state_backend must be \"hashmap\" or \"rocksdb\"."
+  }
+}
+
 variable "taskmanagers" {
   type        = number
   default     = 1

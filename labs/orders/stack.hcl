@@ -11,6 +11,7 @@ stack {
     parallelism         = 1
     checkpoint_interval = "10s"
     state_ttl           = "1h"
+    state_backend       = var.state_backend
 
     # Experiment 06 keeps a TaskManager away for about 45 s, and every
     # attempt in that time fails at once for want of slots

@@ -250,3 +250,23 @@ func TestStrimziConfigIsTheLabsSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestStateBackendReachesTheOperator: every FlinkDeployment runs the lab's
+// state backend.
+func TestStateBackendReachesTheOperator(t *testing.T) {
+	v := variant{name: "orders_rocksdb", lab: "orders", vars: []schemas.VarArg{{Name: "state_backend", Value: "rocksdb"}}}
+	n := 0
+	for _, o := range objectsOf(t, renderVariant(t, v)["flink.yaml"]) {
+		if o["kind"] != "FlinkDeployment" {
+			continue
+		}
+		n++
+		conf := o["spec"].(map[string]any)["flinkConfiguration"].(map[string]any)
+		if conf["state.backend.type"] != "rocksdb" || conf["state.backend.incremental"] != "true" {
+			t.Errorf("%v: state.backend.type %v, state.backend.incremental %v", o["metadata"].(map[string]any)["name"], conf["state.backend.type"], conf["state.backend.incremental"])
+		}
+	}
+	if n == 0 {
+		t.Fatal("no FlinkDeployment")
+	}
+}

@@ -263,6 +263,56 @@ type VertexStatus struct {
 	Status     string
 	RecordsIn  int64
 	RecordsOut int64
+	// Backpressure is nil unless asked for (ShowBackpressure), and when
+	// Flink had no metrics of the vertex yet.
+	Backpressure *Backpressure
+}
+
+// Backpressure is a vertex's backpressure as Flink's REST API reports it
+// (GET /jobs/{id}/vertices/{vertex}/backpressure): from each subtask's
+// backPressuredTimeMsPerSecond, busyTimeMsPerSecond and
+// idleTimeMsPerSecond, as the JobManager last fetched them. The ratios are
+// of the subtask that shows the most of each.
+type Backpressure struct {
+	// Level is Flink's: "ok" (ratio at most 0.1), "low" (at most 0.5),
+	// "high".
+	Level string
+	// Ratio is the share of time a subtask was blocked by its output
+	// (downstream did not take its records), from 0 to 1.
+	Ratio float64
+	// Busy is the share of time a subtask was processing, Idle the share
+	// it waited for input.
+	Busy, Idle float64
+}
+
+// vertexBackpressure is the response of the backpressure handler
+// (JobVertexBackPressureInfo): status "deprecated" and nothing else while
+// the JobManager has no metrics of the vertex.
+type vertexBackpressure struct {
+	Status   string `json:"status"`
+	Level    string `json:"backpressureLevel"`
+	Subtasks []struct {
+		Ratio float64 `json:"ratio"`
+		Busy  float64 `json:"busyRatio"`
+		Idle  float64 `json:"idleRatio"`
+	} `json:"subtasks"`
+}
+
+// VertexBackpressure fetches one vertex's backpressure; nil when Flink
+// has no metrics of it yet.
+func (c *Client) VertexBackpressure(ctx context.Context, jobID, vertexID string) (*Backpressure, error) {
+	var r vertexBackpressure
+	if err := c.do(ctx, "GET", c.REST, "/jobs/"+pathEscape(jobID)+"/vertices/"+pathEscape(vertexID)+"/backpressure", nil, &r); err != nil {
+		return nil, err
+	}
+	if r.Status != "ok" || len(r.Subtasks) == 0 {
+		return nil, nil
+	}
+	b := &Backpressure{Level: r.Level}
+	for _, s := range r.Subtasks {
+		b.Ratio, b.Busy, b.Idle = max(b.Ratio, s.Ratio), max(b.Busy, s.Busy), max(b.Idle, s.Idle)
+	}
+	return b, nil
 }
 
 // CheckpointStatus sums up a job's checkpoints.
@@ -292,6 +342,9 @@ const (
 	ShowCheckpoints = "checkpoints"
 	ShowRestarts    = "restarts"
 	ShowExceptions  = "exceptions"
+	// ShowBackpressure asks each vertex's backpressure: one request per
+	// vertex, so only when a step shows it.
+	ShowBackpressure = "backpressure"
 )
 
 // DefaultMaxExceptions is how many exceptions the runtime asks for.
@@ -313,8 +366,14 @@ func (c *Client) JobStatus(ctx context.Context, id string, show []string, maxExc
 		StartTime: millis(j.StartTime), Duration: time.Duration(j.Duration) * time.Millisecond}
 	if want[ShowVertices] {
 		for _, v := range j.Vertices {
-			st.Vertices = append(st.Vertices, VertexStatus{Name: v.Name, Status: v.Status,
-				RecordsIn: v.Metrics.ReadRecords, RecordsOut: v.Metrics.WriteRecords})
+			vs := VertexStatus{Name: v.Name, Status: v.Status,
+				RecordsIn: v.Metrics.ReadRecords, RecordsOut: v.Metrics.WriteRecords}
+			if want[ShowBackpressure] {
+				if vs.Backpressure, err = c.VertexBackpressure(ctx, id, v.ID); err != nil {
+					return nil, err
+				}
+			}
+			st.Vertices = append(st.Vertices, vs)
 		}
 	}
 	if want[ShowCheckpoints] {

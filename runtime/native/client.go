@@ -249,3 +249,25 @@ func (c *Client) Reload(ctx context.Context) (*Reload, error) {
 	}
 	return &rl, nil
 }
+
+// ServiceUsage is what each running service has used so far, summed over
+// its process group from /proc: CPU time (user and system) and resident
+// memory in bytes. The runner's usage steps read it.
+func (c *Client) ServiceUsage() (cpu map[string]time.Duration, rss map[string]int64, err error) {
+	st, err := c.lay.ReadStatus()
+	if err != nil {
+		return nil, nil, err
+	}
+	cpu, rss = map[string]time.Duration{}, map[string]int64{}
+	for _, s := range st.Services {
+		if s.PID <= 0 {
+			continue
+		}
+		u := GroupUsage(s.PID)
+		if u.Procs == 0 { // it exited since the status was written
+			continue
+		}
+		cpu[s.Name], rss[s.Name] = u.CPU, u.RSS
+	}
+	return cpu, rss, nil
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/labgen/labgen/internal/proc"
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/flinkapi"
+	"github.com/labgen/labgen/schemas"
 )
 
 // yamlKeys reads flat "key: value" lines, for the tests only.
@@ -403,4 +404,17 @@ func jobState(ctx context.Context, rest, id string) string {
 	}
 	json.NewDecoder(resp.Body).Decode(&j)
 	return j.State
+}
+
+// TestFlinkConfigStateBackend: the native TaskManager runs the lab's state
+// backend; the native stack overrides none of its keys.
+func TestFlinkConfigStateBackend(t *testing.T) {
+	lab, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{Vars: []schemas.VarArg{{Name: "state_backend", Value: "rocksdb"}}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	got := yamlKeys(t, flinkYAML(FlinkConfig(lab, Layout{Lab: "/lab", State: "/lab/.native"}, Ports{})))
+	if got["state.backend.type"] != "rocksdb" || got["state.backend.incremental"] != "true" {
+		t.Errorf("state.backend.type %q, state.backend.incremental %q; want rocksdb, true", got["state.backend.type"], got["state.backend.incremental"])
+	}
 }

@@ -54,9 +54,15 @@
 // flink with a job:
 //
 //	{ job_id, name, state, restarts, start_time (UTC text),
-//	  vertices = [{ name, status, records_in, records_out }],
+//	  vertices = [{ name, status, records_in, records_out,
+//	                backpressure, busy, backpressure_level }],
+//	  backpressure = { max, busy_max, level },
 //	  checkpoints = { completed, failed, in_progress, restored, latest_id, latest_time },
 //	  exceptions = [{ time, name, task, message }] }
+//
+// The backpressure facts are null unless the step shows "backpressure"
+// (ratios of time from 0 to 1, the busiest subtask's, as Flink's REST API
+// gives them).
 //
 // flink without a job: { jobs = [<the above, one per job>], count }.
 //

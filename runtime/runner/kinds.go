@@ -59,6 +59,12 @@ func init() {
 		},
 		// A wait's samples are those of the step it re-runs.
 		schemas.StepWait: {run: (*Runner).runWait},
+		schemas.StepUsage: {
+			run: func(r *Runner, ctx context.Context, _ *schemas.Experiment, s *schemas.Step) outcome {
+				return r.runUsage(ctx, s)
+			},
+			sample: func(v cty.Value, out map[string]cty.Value) { put(out, "cpu_s", attr(v, "cpu_s")) },
+		},
 		schemas.StepNote: {
 			run: func(*Runner, context.Context, *schemas.Experiment, *schemas.Step) outcome { return outcome{} },
 		},
@@ -109,7 +115,8 @@ func sampleQuery(v cty.Value, out map[string]cty.Value) {
 }
 
 // sampleFlink keeps the number of jobs, or one job's state, restarts,
-// checkpoints and each vertex's records in and out.
+// checkpoints, each vertex's records in and out, and its backpressure and
+// busy time when they were asked.
 func sampleFlink(v cty.Value, out map[string]cty.Value) {
 	if attr(v, "jobs") != cty.NilVal {
 		put(out, "jobs", attr(v, "count"))
@@ -120,10 +127,18 @@ func sampleFlink(v cty.Value, out map[string]cty.Value) {
 	put(out, "checkpoints", attr(v, "checkpoints", "completed"))
 	if vs := attr(v, "vertices"); vs != cty.NilVal && vs.LengthInt() > 0 {
 		in, outs := map[string]cty.Value{}, map[string]cty.Value{}
+		bp, busy := map[string]cty.Value{}, map[string]cty.Value{}
 		for i, x := range vs.AsValueSlice() {
 			n := VertexLabel(i, x.GetAttr("name").AsString())
 			in[n], outs[n] = x.GetAttr("records_in"), x.GetAttr("records_out")
+			// Measured only when the step shows backpressure.
+			if b := attr(x, "backpressure"); b != cty.NilVal && !b.IsNull() {
+				bp[n], busy[n] = b, x.GetAttr("busy")
+			}
 		}
 		out["records_in"], out["records_out"] = cty.ObjectVal(in), cty.ObjectVal(outs)
+		if len(bp) > 0 {
+			out["backpressure"], out["busy"] = cty.ObjectVal(bp), cty.ObjectVal(busy)
+		}
 	}
 }

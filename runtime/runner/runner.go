@@ -508,6 +508,12 @@ func (r *Runner) stepOrSkip(ctx context.Context, e *schemas.Experiment, s *schem
 	if skip == "" {
 		skip = r.unmet(e, s)
 	}
+	if skip == "" && s.Kind == schemas.StepUsage {
+		// Not an error of the lab or the pipeline: the face cannot answer.
+		if u, ok := r.opt.Compose.(UsageReader); !ok || u == nil {
+			skip = errNoUsage.Error()
+		}
+	}
 	var rs *record.Step
 	if skip != "" {
 		rs = r.skipped(s, skip)

@@ -387,13 +387,21 @@ func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
 		return outcome{ran: ran, err: err}
 	}
 	ran.Command = fmt.Sprintf("GET /jobs/%s, /jobs/%s/checkpoints, /jobs/%s/metrics?get=numRestarts, /jobs/%s/exceptions", id, id, id, id)
+	fetch := allShows
+	if show[flinkapi.ShowBackpressure] {
+		fetch = append(append([]string(nil), allShows...), flinkapi.ShowBackpressure)
+		ran.Command += fmt.Sprintf(", each vertex's /jobs/%s/vertices/{vertex}/backpressure", id)
+	}
 	ran.Detail = fmt.Sprintf("Flink job `%s`.", f.Job)
-	st, err := r.flink.JobStatus(ctx, id, allShows, maxExceptions)
+	st, err := r.flink.JobStatus(ctx, id, fetch, maxExceptions)
 	if err != nil {
 		return outcome{ran: ran, err: err}
 	}
 	return outcome{ran: ran, value: flinkValue(st), output: flinkOutput(st, show), counts: map[string]int64{}}
 }
+
+// percent writes a ratio of time (0 to 1) as Flink's UI does.
+func percent(r float64) string { return fmt.Sprintf("%.0f%%", 100*r) }
 
 func checkpointText(c flinkapi.CheckpointStatus) string {
 	s := fmt.Sprintf("%d completed, %d failed, %d in progress", c.Completed, c.Failed, c.InProgress)
@@ -421,10 +429,21 @@ func flinkOutput(st *flinkapi.Status, show map[string]bool) *record.Output {
 	if len(kv.Rows) > 0 {
 		o.Tables = append(o.Tables, kv)
 	}
-	if show[flinkapi.ShowVertices] {
+	if show[flinkapi.ShowVertices] || show[flinkapi.ShowBackpressure] {
 		t := record.Table{Title: "Vertices", Columns: []string{"vertex", "status", "records in", "records out"}}
+		if show[flinkapi.ShowBackpressure] {
+			t.Columns = append(t.Columns, "backpressured", "busy", "level")
+		}
 		for _, v := range st.Vertices {
-			t.Rows = append(t.Rows, []string{v.Name, v.Status, fmt.Sprint(v.RecordsIn), fmt.Sprint(v.RecordsOut)})
+			row := []string{v.Name, v.Status, fmt.Sprint(v.RecordsIn), fmt.Sprint(v.RecordsOut)}
+			if show[flinkapi.ShowBackpressure] {
+				if b := v.Backpressure; b != nil {
+					row = append(row, percent(b.Ratio), percent(b.Busy), b.Level)
+				} else {
+					row = append(row, "not measured yet", "", "")
+				}
+			}
+			t.Rows = append(t.Rows, row)
 		}
 		o.Tables = append(o.Tables, t)
 	}

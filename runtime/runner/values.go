@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -177,14 +178,37 @@ func timeText(t time.Time) cty.Value {
 // {job_id, name, state, restarts, start_time, vertices = [{name, status, records_in,
 // records_out}], checkpoints = {completed, failed, in_progress, restored,
 // latest_id, latest_time, restored_id}, exceptions = [{time, name, task, message}]}.
+// backpressureLevels are Flink's levels, least first.
+var backpressureLevels = []string{"ok", "low", "high"}
+
 func flinkValue(st *flinkapi.Status) cty.Value {
 	vs := make([]cty.Value, len(st.Vertices))
+	// The job's backpressure: the highest of its vertices', null when
+	// none was measured.
+	bpMax, busyMax, level := cty.NullVal(cty.Number), cty.NullVal(cty.Number), cty.NullVal(cty.String)
+	worst, maxRatio, maxBusy := -1, 0.0, 0.0
 	for i, v := range st.Vertices {
+		ratio, busy, lv := cty.NullVal(cty.Number), cty.NullVal(cty.Number), cty.NullVal(cty.String)
+		if b := v.Backpressure; b != nil {
+			ratio, busy, lv = cty.NumberFloatVal(b.Ratio), cty.NumberFloatVal(b.Busy), cty.StringVal(b.Level)
+			if bpMax.IsNull() || b.Ratio > maxRatio {
+				bpMax, maxRatio = ratio, b.Ratio
+			}
+			if busyMax.IsNull() || b.Busy > maxBusy {
+				busyMax, maxBusy = busy, b.Busy
+			}
+			if r := slices.Index(backpressureLevels, b.Level); r > worst {
+				worst, level = r, lv
+			}
+		}
 		vs[i] = cty.ObjectVal(map[string]cty.Value{
-			"name":        cty.StringVal(v.Name),
-			"status":      cty.StringVal(v.Status),
-			"records_in":  cty.NumberIntVal(v.RecordsIn),
-			"records_out": cty.NumberIntVal(v.RecordsOut),
+			"name":               cty.StringVal(v.Name),
+			"status":             cty.StringVal(v.Status),
+			"records_in":         cty.NumberIntVal(v.RecordsIn),
+			"records_out":        cty.NumberIntVal(v.RecordsOut),
+			"backpressure":       ratio,
+			"busy":               busy,
+			"backpressure_level": lv,
 		})
 	}
 	ex := make([]cty.Value, len(st.Exceptions))
@@ -214,6 +238,11 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 		// written after it went through the running job, not its snapshot.
 		"start_time": timeText(st.StartTime),
 		"vertices":   cty.TupleVal(vs),
+		"backpressure": cty.ObjectVal(map[string]cty.Value{
+			"max":      bpMax,
+			"busy_max": busyMax,
+			"level":    level,
+		}),
 		"checkpoints": cty.ObjectVal(map[string]cty.Value{
 			"completed":   cty.NumberIntVal(cp.Completed),
 			"failed":      cty.NumberIntVal(cp.Failed),

@@ -8,6 +8,7 @@ stack {
     taskmanagers = 1
     slots        = 2
     parallelism  = 4 # ERROR: Parallelism exceeds slots
+    state_backend = "memory" # ERROR: Invalid value
     restart {
       strategy = "always" # ERROR: Invalid value
       attempts = -1 # ERROR: Invalid number

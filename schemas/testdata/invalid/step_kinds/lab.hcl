@@ -80,6 +80,10 @@ experiment "one" {
     flink = { show = ["state", "logs"] } # ERROR: Unknown item
   }
 
+  step "bad_usage_arg" {
+    usage = { service = "mysql" } # ERROR: Unsupported argument
+  }
+
   step "bad_flink_arg" {
     flink = { jobs = [] } # ERROR: Unsupported argument
   }

@@ -46,3 +46,12 @@ experiment "three" {
     compose = { action = "restart", service = "jobmanager" }
   }
 }
+
+experiment "usage" {
+  number = 9
+  title  = "Usage"
+
+  step "cpu" {
+    usage = { services = ["mysql", "task-manager"] } # ERROR: Unknown service
+  }
+}
