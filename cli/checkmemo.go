@@ -25,6 +25,28 @@ import (
 // the producer (a rate, a delay) is not checked again. run --check asks
 // the engines anyway.
 
+// withoutCompares drops the compare members of the experiments' steps: a
+// compare step's declared distribution is the producer's, copied, and
+// the check reads only the step's SQL.
+func withoutCompares(raw json.RawMessage) json.RawMessage {
+	var exps []map[string]json.RawMessage
+	if json.Unmarshal(raw, &exps) != nil {
+		return raw
+	}
+	for _, e := range exps {
+		var steps []map[string]json.RawMessage
+		if json.Unmarshal(e["steps"], &steps) != nil {
+			continue
+		}
+		for _, st := range steps {
+			delete(st, "compare")
+		}
+		e["steps"], _ = json.Marshal(steps)
+	}
+	out, _ := json.Marshal(exps)
+	return out
+}
+
 // uncheckedLab are lab.json's members the check does not read: the
 // producer writes data, variables reach the check only through the
 // values they set elsewhere, and the prose is prose.
@@ -54,30 +76,41 @@ func checkKey(dir string, lab *schemas.Lab, ep *endpointFlags) (key string, lay 
 	if err != nil {
 		return "", lay, false
 	}
+	checked, err := checkedRender(dir)
+	if err != nil {
+		return "", lay, false
+	}
 	h := sha256.New()
-	labJSON, err := os.ReadFile(filepath.Join(dir, "lab.json"))
-	if err != nil {
-		return "", lay, false
-	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(labJSON, &members) != nil {
-		return "", lay, false
-	}
-	for _, k := range uncheckedLab {
-		delete(members, k)
-	}
-	checked, _ := json.Marshal(members) // sorted keys: the same members, the same text
-	fmt.Fprintf(h, "lab.json %d\n%s\n", len(checked), checked)
-	lock, err := os.ReadFile(filepath.Join(dir, "labgen.lock"))
-	if err != nil {
-		return "", lay, false
-	}
-	fmt.Fprintf(h, "labgen.lock\n%s", checkedLockLines(string(lock)))
+	h.Write(checked)
 	fmt.Fprintf(h, "labgen %s\nsupervisor %d %s\nendpoints %+v\n", Version, st.PID, st.Started.UTC().Format(time.RFC3339Nano), *ep)
 	for _, e := range lab.Experiments {
 		fmt.Fprintf(h, "experiment %s\n", e.Name)
 	}
 	return hex.EncodeToString(h.Sum(nil)), lay, true
+}
+
+// checkedRender is what the check reads of a rendered lab: lab.json but
+// for uncheckedLab and the steps' compares, and checkedLockLines of
+// labgen.lock.
+func checkedRender(dir string) ([]byte, error) {
+	labJSON, err := os.ReadFile(filepath.Join(dir, "lab.json"))
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(labJSON, &members); err != nil {
+		return nil, err
+	}
+	for _, k := range uncheckedLab {
+		delete(members, k)
+	}
+	members["experiments"] = withoutCompares(members["experiments"])
+	checked, _ := json.Marshal(members) // sorted keys: the same members, the same text
+	lock, err := os.ReadFile(filepath.Join(dir, "labgen.lock"))
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(nil, "lab.json %d\n%s\nlabgen.lock\n%s", len(checked), checked, checkedLockLines(string(lock))), nil
 }
 
 // checkPassed tells when a check with this key last passed.

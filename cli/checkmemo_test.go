@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -21,7 +22,8 @@ func TestCheckMemo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	labJSON := `{"name":"x","jobs":[{"name":"j"}],"producers":[{"rate":5}],"variables":{"order_rate":5}}`
+	labJSON := `{"name":"x","jobs":[{"name":"j"}],"producers":[{"rate":5}],"variables":{"order_rate":5},` +
+		`"experiments":[{"name":"one","steps":[{"name":"s","query":{"sql":"SELECT 1"},"compare":{"declared":"exponential(45)"}}]}]}`
 	lock := "[labgen]\nversion  1\n\n[files]\naaaa  compose.yaml\nbbbb  lab.json\ncccc  sql/flink/j.sql\n"
 	write("lab.json", labJSON)
 	write("labgen.lock", lock)
@@ -81,8 +83,9 @@ func TestCheckMemo(t *testing.T) {
 		write("lab.json", labJSON)
 		write("labgen.lock", lock)
 	}
-	same("the producer's rate", func() {
-		write("lab.json", strings.NewReplacer(`"rate":5`, `"rate":500`, `"order_rate":5`, `"order_rate":500`).Replace(labJSON))
+	changed("a step's SQL", func() { write("lab.json", strings.Replace(labJSON, "SELECT 1", "SELECT 2", 1)) }, func() { write("lab.json", labJSON) })
+	same("the producer's rate and delay", func() {
+		write("lab.json", strings.NewReplacer(`"rate":5`, `"rate":500`, `"order_rate":5`, `"order_rate":500`, "exponential(45)", "exponential(5)").Replace(labJSON))
 		write("labgen.lock", strings.NewReplacer("aaaa", "eeee", "bbbb", "ffff").Replace(lock))
 	})
 	changed("the experiments", func() { lab.Experiments = lab.Experiments[:1] }, func() { lab.Experiments = append(lab.Experiments, &schemas.Experiment{Name: "two"}) })
@@ -121,5 +124,34 @@ func TestStackExits(t *testing.T) {
 	}
 	if stackExits(dir, false) != nil {
 		t.Error("exits asked of a stack that is not native")
+	}
+}
+
+// On the seed lab as rendered: a variant of the producer (its delay, which
+// experiment 03's compare step copies) reads the same to the check, a
+// variant of the jobs' settings does not.
+func TestCheckedRenderOfVariants(t *testing.T) {
+	render := func(vars ...string) []byte {
+		t.Helper()
+		out := t.TempDir()
+		args := []string{"render", "../labs/orders", "-o", out}
+		for _, v := range vars {
+			args = append(args, "-var", v)
+		}
+		if code, o, e := run(t, "", nil, args...); code != ExitOK {
+			t.Fatalf("render %v: %d\n%s%s", vars, code, o, e)
+		}
+		b, err := checkedRender(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	base := render()
+	if !bytes.Equal(base, render("payment_delay=5s", "payment_delay_max=30s", "order_rate=50")) {
+		t.Error("a variant of the producer alone would be checked again")
+	}
+	if bytes.Equal(base, render("state_backend=rocksdb")) {
+		t.Error("a variant of Flink's settings would not be checked again")
 	}
 }
