@@ -1,12 +1,15 @@
 package schemas
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fuzzSeeds are the lab sources the fuzzer starts from: every .hcl file of
@@ -79,6 +82,14 @@ func FuzzLoad(f *testing.F) {
 		if !strings.Contains(string(src), `variable "lakes"`) {
 			opts.Vars = nil
 		}
+		// A load that does not end is a failure the fuzzer cannot see
+		// otherwise: it would only stall, and lose the input.
+		stall := time.AfterFunc(10*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			panic(fmt.Sprintf("the load and lab.json took more than 10 s:\n%s", buf))
+		})
+		defer stall.Stop()
 		lab, diags := NewParser().Load(dir, opts)
 		for _, d := range diags {
 			if d.Summary == "" {
