@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/native"
 	"github.com/labgen/labgen/schemas"
 )
@@ -90,8 +92,8 @@ func checkKey(dir string, lab *schemas.Lab, ep *endpointFlags) (key string, lay 
 }
 
 // checkedRender is what the check reads of a rendered lab: lab.json but
-// for uncheckedLab and the steps' compares, and checkedLockLines of
-// labgen.lock.
+// for uncheckedLab and the steps' compares, and labgen.lock but for the
+// files outside checkedLock.
 func checkedRender(dir string) ([]byte, error) {
 	labJSON, err := os.ReadFile(filepath.Join(dir, "lab.json"))
 	if err != nil {
@@ -110,7 +112,9 @@ func checkedRender(dir string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fmt.Appendf(nil, "lab.json %d\n%s\nlabgen.lock\n%s", len(checked), checked, checkedLockLines(string(lock))), nil
+	return fmt.Appendf(nil, "lab.json %d\n%s\nlabgen.lock\n%s", len(checked), checked, render.LockLines(lock, func(path string) bool {
+		return slices.ContainsFunc(checkedLock, func(dir string) bool { return strings.HasPrefix(path, dir) })
+	})), nil
 }
 
 // checkPassed tells when a check with this key last passed.
@@ -131,34 +135,4 @@ func checkPassed(lay native.Layout, key string) (time.Time, bool) {
 func rememberCheck(lay native.Layout, key string) {
 	b, _ := json.Marshal(checkMemo{Key: key, Passed: time.Now().UTC()})
 	_ = os.WriteFile(checkMemoPath(lay), b, 0o644)
-}
-
-// checkedLockLines are labgen.lock's lines a check may depend on (see
-// checkedLock).
-func checkedLockLines(lock string) string {
-	var b strings.Builder
-	files := false
-	for _, line := range strings.Split(lock, "\n") {
-		if strings.HasPrefix(line, "[") {
-			files = line == "[files]"
-		}
-		if files {
-			// "<sha256>  <path>"
-			_, path, ok := strings.Cut(line, "  ")
-			if !ok || !hasAnyPrefix(path, checkedLock) {
-				continue
-			}
-		}
-		b.WriteString(line + "\n")
-	}
-	return b.String()
-}
-
-func hasAnyPrefix(s string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }

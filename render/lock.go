@@ -53,19 +53,42 @@ func lockFile(l *schemas.Lab, opts Options, files Files) []byte {
 // lockedFiles lists the files a lock names.
 func lockedFiles(lock []byte) []string {
 	var out []string
+	eachLockLine(lock, func(section, line string, file string) {
+		if file != "" {
+			out = append(out, file)
+		}
+	})
+	return out
+}
+
+// LockLines is a lock without the [files] lines whose path keep refuses:
+// what a reader that depends on some of the rendered files only (the
+// engine check's memo) hashes.
+func LockLines(lock []byte, keep func(path string) bool) string {
+	var b strings.Builder
+	eachLockLine(lock, func(_, line, file string) {
+		if file == "" || keep(file) {
+			b.WriteString(line + "\n")
+		}
+	})
+	return b.String()
+}
+
+// eachLockLine calls fn with every line of a lock, the section it is in,
+// and, for an entry of [files] ("<sha256>  <path>"), its path.
+func eachLockLine(lock []byte, fn func(section, line, file string)) {
 	section := ""
 	for _, line := range strings.Split(string(lock), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			section = line
-			continue
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			section = t
 		}
-		if section != "[files]" || line == "" || strings.HasPrefix(line, "#") {
-			continue
+		file := ""
+		if section == "[files]" && t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "[") {
+			if _, p, ok := strings.Cut(t, "  "); ok {
+				file = p
+			}
 		}
-		if _, p, ok := strings.Cut(line, "  "); ok {
-			out = append(out, p)
-		}
+		fn(section, line, file)
 	}
-	return out
 }

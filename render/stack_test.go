@@ -660,6 +660,16 @@ func TestLockListsWhatTheDirectoryIs(t *testing.T) {
 	if strings.Join(locked, "\n") != strings.Join(want, "\n") {
 		t.Errorf("lockedFiles reads %d files, the render wrote %d besides the lock", len(locked), len(want))
 	}
+	// LockLines keeps every section and drops only the refused files.
+	sqlOnly := LockLines([]byte(lock), func(p string) bool { return strings.HasPrefix(p, "sql/") })
+	for _, p := range locked {
+		if line := "  " + p + "\n"; strings.Contains(sqlOnly, line) != strings.HasPrefix(p, "sql/") {
+			t.Errorf("LockLines keeps %s: %v", p, strings.Contains(sqlOnly, line))
+		}
+	}
+	if !strings.Contains(sqlOnly, "\n[images]\n") || !strings.Contains(sqlOnly, "\nlabgen/src  sha256-tree:") {
+		t.Errorf("LockLines dropped more than files:\n%s", sqlOnly)
+	}
 	noSrc := string(stackRender(t, l, Options{NoSource: true})["labgen.lock"])
 	if strings.Contains(noSrc, "labgen/src") {
 		t.Errorf("a render without source mentions labgen/src in its lock")
