@@ -365,9 +365,12 @@ func constant(v cty.Value) (any, error) {
 // value can go into step SQL safely: WHERE category = ${sql_string(step.latest.category)}.
 // Quotes are doubled and backslashes too (MySQL and ClickHouse read a
 // backslash as an escape); null becomes NULL.
-// timeLayouts are the ways a time reaches an expression: query results
-// and Kafka timestamps ("2006-01-02 15:04:05.000", UTC), a server's own
-// text with or without fractions, and RFC 3339.
+// TimeLayout is how the runner gives a time to an expression (query
+// results, Kafka timestamps, Flink's times; UTC).
+const TimeLayout = "2006-01-02 15:04:05.000"
+
+// timeLayouts are the ways a time reaches an expression: TimeLayout, a
+// server's own text with or without fractions, and RFC 3339.
 var timeLayouts = []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", time.RFC3339Nano}
 
 func parseTime(s string) (time.Time, bool) {

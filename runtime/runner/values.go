@@ -15,6 +15,7 @@ import (
 	"github.com/labgen/labgen/runtime/flinkapi"
 	"github.com/labgen/labgen/runtime/kafkaread"
 	"github.com/labgen/labgen/runtime/query"
+	"github.com/labgen/labgen/schemas"
 )
 
 // Result values are what capture, expect and wait's until see as result.
@@ -60,7 +61,7 @@ func goValue(v any) cty.Value {
 		}
 		return cty.ObjectVal(m)
 	case time.Time:
-		return cty.StringVal(x.UTC().Format("2006-01-02 15:04:05.000"))
+		return cty.StringVal(x.UTC().Format(schemas.TimeLayout))
 	}
 	return cty.StringVal(fmt.Sprint(v))
 }
@@ -165,13 +166,13 @@ func kafkaValue(r *kafkaread.Result) cty.Value {
 	})
 }
 
-func kafkaTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.000") }
+func kafkaTime(t time.Time) string { return t.UTC().Format(schemas.TimeLayout) }
 
 func timeText(t time.Time) cty.Value {
 	if t.IsZero() {
 		return cty.NullVal(cty.String)
 	}
-	return cty.StringVal(t.UTC().Format("2006-01-02 15:04:05.000"))
+	return cty.StringVal(t.UTC().Format(schemas.TimeLayout))
 }
 
 // flinkValue is the result of a flink step for one job:
