@@ -510,7 +510,7 @@ func (r *Runner) stepOrSkip(ctx context.Context, e *schemas.Experiment, s *schem
 	}
 	if skip == "" && s.Kind == schemas.StepUsage {
 		// Not an error of the lab or the pipeline: the face cannot answer.
-		if u, ok := r.opt.Compose.(UsageReader); !ok || u == nil {
+		if _, ok := r.usageReader(); !ok {
 			skip = errNoUsage.Error()
 		}
 	}

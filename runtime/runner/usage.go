@@ -25,10 +25,16 @@ type UsageReader interface {
 // labgen's sight.
 var errNoUsage = errors.New("a usage step reads the native stack's processes; this run's services are not local processes (run with --native)")
 
+// usageReader is the run's face when it can answer a usage step.
+func (r *Runner) usageReader() (UsageReader, bool) {
+	u, ok := r.opt.Compose.(UsageReader)
+	return u, ok && u != nil
+}
+
 func (r *Runner) runUsage(_ context.Context, s *schemas.Step) outcome {
 	ran := &record.Ran{What: "usage", Command: "CPU time and resident memory of each service's process group, from /proc"}
-	u, ok := r.opt.Compose.(UsageReader)
-	if !ok || u == nil {
+	u, ok := r.usageReader()
+	if !ok {
 		return outcome{ran: ran, err: fixed(errNoUsage, "no usage on this face")}
 	}
 	at := r.now()
