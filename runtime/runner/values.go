@@ -175,31 +175,30 @@ func timeText(t time.Time) cty.Value {
 	return cty.StringVal(t.UTC().Format(schemas.TimeLayout))
 }
 
-// flinkValue is the result of a flink step for one job:
-// {job_id, name, state, restarts, start_time, vertices = [{name, status, records_in,
-// records_out}], checkpoints = {completed, failed, in_progress, restored,
-// latest_id, latest_time, restored_id}, exceptions = [{time, name, task, message}]}.
 // backpressureLevels are Flink's levels, least first.
 var backpressureLevels = []string{"ok", "low", "high"}
 
+// flinkValue is the result of a flink step for one job:
+// {job_id, name, state, restarts, start_time, vertices = [{name, status, records_in,
+// records_out, backpressure, busy, backpressure_level}], backpressure = {max,
+// busy_max, level}, checkpoints = {completed, failed, in_progress, restored,
+// latest_id, latest_time, restored_id}, exceptions = [{time, name, task, message}]}.
 func flinkValue(st *flinkapi.Status) cty.Value {
 	vs := make([]cty.Value, len(st.Vertices))
 	// The job's backpressure: the highest of its vertices', null when
 	// none was measured.
 	bpMax, busyMax, level := cty.NullVal(cty.Number), cty.NullVal(cty.Number), cty.NullVal(cty.String)
-	worst, maxRatio, maxBusy := -1, 0.0, 0.0
+	var top *flinkapi.Backpressure // the maxima so far
 	for i, v := range st.Vertices {
 		ratio, busy, lv := cty.NullVal(cty.Number), cty.NullVal(cty.Number), cty.NullVal(cty.String)
 		if b := v.Backpressure; b != nil {
 			ratio, busy, lv = cty.NumberFloatVal(b.Ratio), cty.NumberFloatVal(b.Busy), cty.StringVal(b.Level)
-			if bpMax.IsNull() || b.Ratio > maxRatio {
-				bpMax, maxRatio = ratio, b.Ratio
+			if top == nil {
+				top = &flinkapi.Backpressure{Ratio: b.Ratio, Busy: b.Busy, Level: b.Level}
 			}
-			if busyMax.IsNull() || b.Busy > maxBusy {
-				busyMax, maxBusy = busy, b.Busy
-			}
-			if r := slices.Index(backpressureLevels, b.Level); r > worst {
-				worst, level = r, lv
+			top.Ratio, top.Busy = max(top.Ratio, b.Ratio), max(top.Busy, b.Busy)
+			if slices.Index(backpressureLevels, b.Level) > slices.Index(backpressureLevels, top.Level) {
+				top.Level = b.Level
 			}
 		}
 		vs[i] = cty.ObjectVal(map[string]cty.Value{
@@ -211,6 +210,9 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 			"busy":               busy,
 			"backpressure_level": lv,
 		})
+	}
+	if top != nil {
+		bpMax, busyMax, level = cty.NumberFloatVal(top.Ratio), cty.NumberFloatVal(top.Busy), cty.StringVal(top.Level)
 	}
 	ex := make([]cty.Value, len(st.Exceptions))
 	for i, e := range st.Exceptions {
