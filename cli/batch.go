@@ -7,7 +7,8 @@ func init() {
 		summary: "run a rendered lab's bounded Flink jobs now",
 		help: `
 Runs each available bounded (batch) job of the lab through the Flink SQL
-gateway, one after the other, and waits until each has finished, as a
+gateway, side by side as far as the TaskManagers have free slots (the
+jobs are independent reads), and waits until each has finished, as a
 one-step run with its own record (OUT/records/<id>/): the SQL as sent
 (passwords from .env filled in when sending, never in the record), each
 job's ID, final state and duration, and Flink's error verbatim when one

@@ -40,7 +40,8 @@ type SlotNeed struct {
 
 // SlotNeeds lists what the lab runs at once: each streaming job, the
 // tiering job, one job of the batch loop and one of a manual
-// ./stream-lab batch (bounded jobs run one after another), and one spare.
+// ./stream-lab batch (bounded jobs run one after another; labgen's batch
+// step runs them side by side only in slots it finds free), and one spare.
 func (l *Lab) SlotNeeds() []SlotNeed {
 	f := l.Stack.Flink
 	if f == nil {

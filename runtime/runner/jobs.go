@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -318,9 +319,12 @@ func qualify(db, name string) string {
 	return db + "." + name
 }
 
-// runBatch runs the lab's bounded jobs through the SQL gateway, one after
-// the other, each waiting for its job to finish (their scripts set
-// table.dml-sync).
+// runBatch runs the lab's bounded jobs through the SQL gateway, each
+// waiting for its job to finish (their scripts set table.dml-sync) and for
+// its result to reach ClickHouse. The jobs are independent reads of the
+// lake tables, so they run side by side, as many at once as the cluster has
+// free slots (each runs at parallelism 1); the table lists them in the
+// lab's order.
 func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 	ctx, cancel := context.WithTimeout(ctx, r.stepTimeout(s, defaultBatchTimeout))
 	defer cancel()
@@ -334,71 +338,54 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 		ran.Detail = "Creating the missing lake tables (sql/flink/" + lakeTablesFile + ") before the bounded jobs failed; no bounded job ran."
 		return outcome{ran: ran, err: err}
 	}
+	var jobs []*schemas.Job
+	for _, j := range r.lab.Jobs {
+		if j.Mode == schemas.ModeBatch && j.Unavailable == "" {
+			jobs = append(jobs, j)
+		}
+	}
+	width := r.batchWidth(ctx, len(jobs))
+	results := make([]batchResult, len(jobs))
+	sem := make(chan struct{}, width)
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = r.batchJob(ctx, j)
+		}()
+	}
+	wg.Wait()
+
 	t := record.Table{Columns: []string{"job", "job id", "state", "took", "result in ClickHouse", "error"}}
 	var vals []cty.Value
 	var names, scripts, waits, failures []string
 	failed := 0
-	for _, j := range r.lab.Jobs {
-		if j.Mode != schemas.ModeBatch || j.Unavailable != "" {
-			continue
-		}
+	for i, j := range jobs {
+		b := results[i]
 		names = append(names, j.Name)
-		start := time.Now()
-		state, id, errText := "", "", ""
-		// What the job's result looks like in ClickHouse before it runs,
-		// so that its arrival can be told (./stream-lab batch does so too).
-		table, expr, landing := r.resultVersion(j)
-		before, after := cty.NullVal(cty.String), cty.NullVal(cty.String)
-		landed := ""
-		if landing {
-			waits = append(waits, fmt.Sprintf("`%s` of `%s`", expr, table))
-			if v, err := r.resultValue(ctx, table, expr); err == nil {
-				before = cty.StringVal(v)
-			}
+		if b.wait != "" {
+			waits = append(waits, b.wait)
 		}
-		sent, shown, err := r.jobScript(j.Name)
-		if err == nil {
-			scripts = append(scripts, "-- sql/flink/"+j.Name+".sql\n"+strings.Join(shown, ";\n")+";")
-			var run *flinkapi.ScriptRun
-			run, err = r.flink.RunScript(ctx, r.jobName(j.Name), sent, 10)
-			if err == nil {
-				id = run.JobID
-				if id == "" {
-					err = errors.New("the script ran but submitted no job")
-				}
-			}
-			if err == nil && r.opt.Endpoints.Flink != "" {
-				var st *flinkapi.Status
-				st, err = r.flink.JobStatus(ctx, id, []string{flinkapi.ShowState}, 0)
-				if err == nil {
-					state = st.State
-					if state != "FINISHED" {
-						err = r.jobEnded(ctx, id, state)
-					}
-				}
-			}
-			if err == nil && landing {
-				var v string
-				v, err = r.awaitResult(ctx, table, expr, before)
-				if err == nil {
-					after = cty.StringVal(v)
-					landed = fmt.Sprintf("%s = %s (was %s)", expr, v, displayOr(before, "none"))
-				}
-			}
+		if b.script != "" {
+			scripts = append(scripts, b.script)
 		}
-		took := time.Since(start)
-		if err != nil {
+		if b.err != "" {
 			failed++
-			errText = r.masker.MaskString(err.Error())
-			failures = append(failures, j.Name+": "+errText)
+			failures = append(failures, j.Name+": "+b.err)
 		}
-		t.Rows = append(t.Rows, []string{j.Name, id, state, record.Duration(took.Milliseconds()), landed, errText})
+		t.Rows = append(t.Rows, []string{j.Name, b.id, b.state, record.Duration(b.took.Milliseconds()), b.landed, b.err})
 		vals = append(vals, cty.ObjectVal(map[string]cty.Value{
-			"name": cty.StringVal(j.Name), "job_id": cty.StringVal(id), "state": cty.StringVal(state),
-			"duration_ms": cty.NumberIntVal(took.Milliseconds()), "error": cty.StringVal(errText),
-			"result_before": before, "result_after": after}))
+			"name": cty.StringVal(j.Name), "job_id": cty.StringVal(b.id), "state": cty.StringVal(b.state),
+			"duration_ms": cty.NumberIntVal(b.took.Milliseconds()), "error": cty.StringVal(b.err),
+			"result_before": b.before, "result_after": b.after}))
 	}
 	ran.Detail = "Bounded jobs through the SQL gateway: " + strings.Join(names, ", ") + "."
+	if len(jobs) > 1 {
+		ran.Detail += fmt.Sprintf(" They ran %d at a time.", width)
+	}
 	if len(waits) > 0 {
 		ran.Detail += fmt.Sprintf(" After each job finished, waited up to %s for its result to reach ClickHouse (%s changed).", resultWait, strings.Join(waits, ", "))
 	}
@@ -410,6 +397,79 @@ func (r *Runner) runBatch(ctx context.Context, s *schemas.Step) outcome {
 	}
 	ran.SQL = strings.Join(scripts, "\n\n")
 	return tally(ran, t, "jobs", vals, failed, "bounded jobs", failures)
+}
+
+// batchWidth is how many of n bounded jobs run at once: as many as the
+// cluster has free slots, each job taking one; one at a time when the
+// JobManager's overview cannot be read.
+func (r *Runner) batchWidth(ctx context.Context, n int) int {
+	free := 1
+	if n > 1 && r.opt.Endpoints.Flink != "" {
+		if o, err := r.flink.Overview(ctx); err == nil {
+			free = o.SlotsAvailable
+		}
+	}
+	return max(1, min(n, free))
+}
+
+// batchResult is what one bounded job of a batch step did.
+type batchResult struct {
+	id, state, landed, err string
+	// script is the job's script as the record shows it; wait the
+	// ClickHouse value whose change was awaited.
+	script, wait  string
+	before, after cty.Value
+	took          time.Duration
+}
+
+// batchJob runs one bounded job and waits for its result in ClickHouse.
+func (r *Runner) batchJob(ctx context.Context, j *schemas.Job) batchResult {
+	start := time.Now()
+	b := batchResult{before: cty.NullVal(cty.String), after: cty.NullVal(cty.String)}
+	// What the job's result looks like in ClickHouse before it runs,
+	// so that its arrival can be told (./stream-lab batch does so too).
+	table, expr, landing := r.resultVersion(j)
+	if landing {
+		b.wait = fmt.Sprintf("`%s` of `%s`", expr, table)
+		if v, err := r.resultValue(ctx, table, expr); err == nil {
+			b.before = cty.StringVal(v)
+		}
+	}
+	sent, shown, err := r.jobScript(j.Name)
+	if err == nil {
+		b.script = "-- sql/flink/" + j.Name + ".sql\n" + strings.Join(shown, ";\n") + ";"
+		var run *flinkapi.ScriptRun
+		run, err = r.flink.RunScript(ctx, r.jobName(j.Name), sent, 10)
+		if err == nil {
+			b.id = run.JobID
+			if b.id == "" {
+				err = errors.New("the script ran but submitted no job")
+			}
+		}
+		if err == nil && r.opt.Endpoints.Flink != "" {
+			var st *flinkapi.Status
+			st, err = r.flink.JobStatus(ctx, b.id, []string{flinkapi.ShowState}, 0)
+			if err == nil {
+				b.state = st.State
+				if b.state != "FINISHED" {
+					err = r.jobEnded(ctx, b.id, b.state)
+				}
+			}
+		}
+		if err == nil && landing {
+			var v string
+			v, err = r.awaitResult(ctx, table, expr, b.before)
+			if err == nil {
+				b.after = cty.StringVal(v)
+				b.landed = fmt.Sprintf("%s = %s (was %s)", expr, v, displayOr(b.before, "none"))
+			}
+		}
+	}
+	b.took = time.Since(start)
+	if err != nil {
+		b.err = r.masker.MaskString(err.Error())
+	}
+	return b
 }
 
 // jobEnded is the error of a job that ended in state instead of FINISHED,
