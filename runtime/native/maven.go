@@ -258,7 +258,10 @@ func fetch(ctx context.Context, mvn, dir string, modules []engineModule, lock bo
 	if lock {
 		pinned = append(pinned, lockModule)
 	}
-	if err := run(classpath, "dependency:build-classpath", "-Dmdep.outputFile=classpath.txt"); err != nil {
+	// The class-path modules resolve side by side (-T) and fetch more jars
+	// at once than Maven's default 5: a first resolution is mostly waiting
+	// on Maven Central (56 s one at a time, 27 s so, same class paths).
+	if err := run(classpath, "-T", "4", "-Dmaven.artifact.threads=10", "dependency:build-classpath", "-Dmdep.outputFile=classpath.txt"); err != nil {
 		return err
 	}
 	for _, m := range pinned {
