@@ -970,9 +970,11 @@ experiment "load" {
     }
   }
 
+  # Exceptions too: a join that restarts in the window (at a rate whose
+  # state outgrows the TaskManager's heap, OutOfMemoryError) says why.
   step "join" {
-    title = "The join's vertices and their backpressure"
-    flink = { job = job.order_wide, show = ["state", "vertices", "backpressure"] }
+    title = "The join's vertices, backpressure and exceptions"
+    flink = { job = job.order_wide, show = ["state", "vertices", "backpressure", "exceptions"] }
   }
 
   # The window re-reads the join every 5 s: Flink's backpressure is each
