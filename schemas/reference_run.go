@@ -22,8 +22,9 @@ var refRun = map[string]string{
 		"`offsets = true`: `{ topic, partitions = [{ partition, start, end }], end, records }`.\n" +
 		"- `flink` with a `job`: the job's facts, `{ job_id, name, state, restarts, start_time, vertices = [{ name, status, " +
 		"records_in, records_out, backpressure, busy, backpressure_level }], backpressure = { max, busy_max, level }, " +
-		"checkpoints = { completed, failed, in_progress, restored, latest_id, latest_time, restored_id }, exceptions = " +
-		"[{ time, name, task, message }] }` (at most 10 exceptions, newest first); without a job: " +
+		"checkpoints = { completed, failed, in_progress, restored, latest_id, latest_time, state_size, restored_id }, exceptions = " +
+		"[{ time, name, task, message }] }` (at most 10 exceptions, newest first; `state_size` is the latest completed " +
+		"checkpoint's whole state in bytes, `null` before the first); without a job: " +
 		"`{ jobs = [one such object per job], count }`. The backpressure facts are `null` unless the step shows " +
 		"`\"backpressure\"`, and while Flink has no metrics of a vertex yet: a vertex's `backpressure` is the share of time " +
 		"(0 to 1) its busiest subtask was blocked by its output (Flink's `backPressuredTimeMsPerSecond` / 1000), `busy` the " +

@@ -970,11 +970,12 @@ experiment "load" {
     }
   }
 
-  # Exceptions too: a join that restarts in the window (at a rate whose
-  # state outgrows the TaskManager's heap, OutOfMemoryError) says why.
+  # Checkpoints for the size of the join's state (it keeps both sides for
+  # the state TTL, 1 h) and exceptions: a join that restarts in the
+  # window, its state outgrowing the TaskManager's heap, says why.
   step "join" {
-    title = "The join's vertices, backpressure and exceptions"
-    flink = { job = job.order_wide, show = ["state", "vertices", "backpressure", "exceptions"] }
+    title = "The join's vertices, backpressure, state and exceptions"
+    flink = { job = job.order_wide, show = ["state", "vertices", "backpressure", "checkpoints", "exceptions"] }
   }
 
   # The window re-reads the join every 5 s: Flink's backpressure is each
@@ -988,10 +989,13 @@ experiment "load" {
       level        = result.backpressure.level
       backpressure = result.backpressure.max
       busy         = result.backpressure.busy_max
+      state_size   = result.checkpoints.state_size
     }
     capture = {
       backpressure_max = max([for x in samples : x.backpressure if x.backpressure != null]...)
       busy_max         = max([for x in samples : x.busy if x.busy != null]...)
+      # null when no checkpoint completed in the window
+      state_mib = try(max([for x in samples : x.state_size if x.state_size != null]...) / 1048576, null)
     }
 
     # Flink's level is high above 50 % of the time blocked; at the lab's
@@ -1115,6 +1119,12 @@ experiment "load" {
     title = "Busy time of the join's busiest vertex, highest reading in the window"
     value = step.window.busy_max * 100
     unit  = "% of time"
+  }
+
+  measure "join_state" {
+    title = "The join's state, largest checkpoint in the window (on the heap with the hashmap backend)"
+    value = step.window.state_mib
+    unit  = "MiB"
   }
 
   measure "cpu_taskmanager" {

@@ -129,6 +129,9 @@ type CheckpointInfo struct {
 	TriggerTimestamp   int64  `json:"trigger_timestamp"`
 	LatestAckTimestamp int64  `json:"latest_ack_timestamp"`
 	EndToEndDuration   int64  `json:"end_to_end_duration"`
+	// StateSize is the checkpoint's full state in bytes (with incremental
+	// RocksDB checkpoints too, not only what this one uploaded).
+	StateSize int64 `json:"state_size"`
 	ExternalPath       string `json:"external_path"`
 	RestoreTimestamp   int64  `json:"restore_timestamp"`
 	FailureTimestamp   int64  `json:"failure_timestamp"`
@@ -321,6 +324,8 @@ type CheckpointStatus struct {
 	// LatestID is 0 when no checkpoint completed.
 	LatestID   int64
 	LatestTime time.Time
+	// LatestStateSize is the latest completed checkpoint's state, bytes.
+	LatestStateSize int64
 	// RestoredID is the checkpoint the job last restored from (0: none).
 	RestoredID int64
 }
@@ -386,6 +391,7 @@ func (c *Client) JobStatus(ctx context.Context, id string, show []string, maxExc
 		if l := cp.Latest.Completed; l != nil {
 			st.Checkpoints.LatestID = l.ID
 			st.Checkpoints.LatestTime = millis(l.LatestAckTimestamp)
+			st.Checkpoints.LatestStateSize = l.StateSize
 		}
 		if l := cp.Latest.Restored; l != nil {
 			st.Checkpoints.RestoredID = l.ID

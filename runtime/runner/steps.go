@@ -406,7 +406,7 @@ func percent(r float64) string { return fmt.Sprintf("%.0f%%", 100*r) }
 func checkpointText(c flinkapi.CheckpointStatus) string {
 	s := fmt.Sprintf("%d completed, %d failed, %d in progress", c.Completed, c.Failed, c.InProgress)
 	if c.LatestID > 0 {
-		s += fmt.Sprintf("; latest #%d at %s", c.LatestID, c.LatestTime.UTC().Format("15:04:05Z"))
+		s += fmt.Sprintf("; latest #%d at %s, state %.1f MiB", c.LatestID, c.LatestTime.UTC().Format("15:04:05Z"), float64(c.LatestStateSize)/(1<<20))
 	}
 	if c.RestoredID > 0 {
 		s += fmt.Sprintf("; restored from #%d", c.RestoredID)

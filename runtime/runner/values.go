@@ -182,7 +182,7 @@ var backpressureLevels = []string{"ok", "low", "high"}
 // {job_id, name, state, restarts, start_time, vertices = [{name, status, records_in,
 // records_out, backpressure, busy, backpressure_level}], backpressure = {max,
 // busy_max, level}, checkpoints = {completed, failed, in_progress, restored,
-// latest_id, latest_time, restored_id}, exceptions = [{time, name, task, message}]}.
+// latest_id, latest_time, state_size, restored_id}, exceptions = [{time, name, task, message}]}.
 func flinkValue(st *flinkapi.Status) cty.Value {
 	vs := make([]cty.Value, len(st.Vertices))
 	// The job's backpressure: the highest of its vertices', null when
@@ -224,9 +224,9 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 		})
 	}
 	cp := st.Checkpoints
-	latestID := cty.NullVal(cty.Number)
+	latestID, stateSize := cty.NullVal(cty.Number), cty.NullVal(cty.Number)
 	if cp.LatestID > 0 {
-		latestID = cty.NumberIntVal(cp.LatestID)
+		latestID, stateSize = cty.NumberIntVal(cp.LatestID), cty.NumberIntVal(cp.LatestStateSize)
 	}
 	restoredID := cty.NullVal(cty.Number)
 	if cp.RestoredID > 0 {
@@ -253,6 +253,7 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 			"restored":    cty.NumberIntVal(cp.Restored),
 			"latest_id":   latestID,
 			"latest_time": timeText(cp.LatestTime),
+			"state_size":  stateSize,
 			"restored_id": restoredID,
 		}),
 		"exceptions": cty.TupleVal(ex),
