@@ -131,11 +131,11 @@ type CheckpointInfo struct {
 	EndToEndDuration   int64  `json:"end_to_end_duration"`
 	// StateSize is the checkpoint's full state in bytes (with incremental
 	// RocksDB checkpoints too, not only what this one uploaded).
-	StateSize int64 `json:"state_size"`
-	ExternalPath       string `json:"external_path"`
-	RestoreTimestamp   int64  `json:"restore_timestamp"`
-	FailureTimestamp   int64  `json:"failure_timestamp"`
-	FailureMessage     string `json:"failure_message"`
+	StateSize        int64  `json:"state_size"`
+	ExternalPath     string `json:"external_path"`
+	RestoreTimestamp int64  `json:"restore_timestamp"`
+	FailureTimestamp int64  `json:"failure_timestamp"`
+	FailureMessage   string `json:"failure_message"`
 }
 
 // Checkpoints is GET /jobs/{id}/checkpoints.
