@@ -201,6 +201,9 @@ func FlinkSettings(l *schemas.Lab) Settings {
 		kv("restart-strategy.fixed-delay.delay", schemas.FlinkDuration(r.Delay))
 	}
 
+	why = "The REST API's metrics (backpressure, busy time, records) refresh every 5 s, as often as the lab's steps sample them; Flink's default is every 10 s."
+	kv("metrics.fetcher.update-interval", 5000)
+
 	why = "Connector jars share Flink's class loader; do not fail jobs over leaked class loaders on shutdown."
 	kv("classloader.check-leaked-classloader", "false")
 	return s
