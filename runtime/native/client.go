@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -114,6 +115,7 @@ func Launch(lay Layout, argv []string) (int, error) {
 	cmd.Dir = lay.Lab
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	closeInheritedOnExec()
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}
@@ -121,6 +123,22 @@ func Launch(lay Layout, argv []string) (int, error) {
 	// Reap it if it dies while this process still runs; never wait on it.
 	go cmd.Wait()
 	return pid, nil
+}
+
+// closeInheritedOnExec marks every descriptor above stderr close-on-exec.
+// Go opens its own files so; one this process inherited without it (a
+// caller's `flock FILE labgen up`) would otherwise pass to the supervisor
+// and every service, and be held, lock and all, as long as the stack runs.
+func closeInheritedOnExec() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
 
 // WaitUp follows status.json until every service is healthy, one failed,
