@@ -361,10 +361,6 @@ func constant(v cty.Value) (any, error) {
 	return nil, fmt.Errorf("a string, number, bool or null is required, not %s", v.Type().FriendlyName())
 }
 
-// sqlStringFunc quotes a value as an SQL string literal, so a captured
-// value can go into step SQL safely: WHERE category = ${sql_string(step.latest.category)}.
-// Quotes are doubled and backslashes too (MySQL and ClickHouse read a
-// backslash as an escape); null becomes NULL.
 // TimeLayout is how the runner gives a time to an expression (query
 // results, Kafka timestamps, Flink's times; UTC).
 const TimeLayout = "2006-01-02 15:04:05.000"
@@ -394,7 +390,7 @@ var secondsBetweenFunc = function.New(&function.Spec{
 		for i, a := range args {
 			t, ok := parseTime(a.AsString())
 			if !ok {
-				return cty.NilVal, function.NewArgErrorf(i, "%q is not a time such as \"2006-01-02 15:04:05.000\"", a.AsString())
+				return cty.NilVal, function.NewArgErrorf(i, "%q is not a time such as %q", a.AsString(), TimeLayout)
 			}
 			ts[i] = t
 		}
@@ -402,6 +398,10 @@ var secondsBetweenFunc = function.New(&function.Spec{
 	},
 })
 
+// sqlStringFunc quotes a value as an SQL string literal, so a captured
+// value can go into step SQL safely: WHERE category = ${sql_string(step.latest.category)}.
+// Quotes are doubled and backslashes too (MySQL and ClickHouse read a
+// backslash as an escape); null becomes NULL.
 var sqlStringFunc = function.New(&function.Spec{
 	Description: "Quotes a value as an SQL string literal ('it''s'); null becomes NULL.",
 	Params:      []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true}},
