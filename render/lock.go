@@ -53,7 +53,7 @@ func lockFile(l *schemas.Lab, opts Options, files Files) []byte {
 // lockedFiles lists the files a lock names.
 func lockedFiles(lock []byte) []string {
 	var out []string
-	eachLockLine(lock, func(section, line string, file string) {
+	eachLockLine(lock, func(_, file string) {
 		if file != "" {
 			out = append(out, file)
 		}
@@ -66,7 +66,7 @@ func lockedFiles(lock []byte) []string {
 // engine check's memo) hashes.
 func LockLines(lock []byte, keep func(path string) bool) string {
 	var b strings.Builder
-	eachLockLine(lock, func(_, line, file string) {
+	eachLockLine(lock, func(line, file string) {
 		if file == "" || keep(file) {
 			b.WriteString(line + "\n")
 		}
@@ -74,9 +74,9 @@ func LockLines(lock []byte, keep func(path string) bool) string {
 	return b.String()
 }
 
-// eachLockLine calls fn with every line of a lock, the section it is in,
-// and, for an entry of [files] ("<sha256>  <path>"), its path.
-func eachLockLine(lock []byte, fn func(section, line, file string)) {
+// eachLockLine calls fn with every line of a lock and, for an entry of
+// [files] ("<sha256>  <path>"), its path.
+func eachLockLine(lock []byte, fn func(line, file string)) {
 	section := ""
 	for _, line := range strings.Split(string(lock), "\n") {
 		t := strings.TrimSpace(line)
@@ -89,6 +89,6 @@ func eachLockLine(lock []byte, fn func(section, line, file string)) {
 				file = p
 			}
 		}
-		fn(section, line, file)
+		fn(line, file)
 	}
 }
