@@ -88,15 +88,20 @@ too (CI runs every lab so, since a healthy pipeline holds them all).
 
 --controls shows that the expectations can fail: every experiment runs on
 the healthy stack first; then each negative control (the lab's control
-blocks: stop a service, cancel a streaming job) is applied once, the
-experiments whose expectations name it run again under it (only the
-steps those expectations need, waits and step timeouts capped by
---control-cap, default 35s), and it is undone (the service started, the
-job submitted again and waited for until it runs). Per expectation and
-control the record says "shown able to fail" (held when healthy, not held
-or not checkable under the control) or "blind" (held under the control
-too), and the run prints the count on its last lines; with --strict a
-blind expectation exits 3. The step counts of that summary are the healthy
+blocks: stop or pause a service, cancel a streaming job, or run a mutant
+of a job's SQL in its place) is applied once, the experiments whose
+expectations name it run again under it (only the steps those
+expectations need, waits and step timeouts capped by --control-cap,
+default 35s), and it is undone (the service started or thawed, the job's
+own SQL submitted again and waited for until it runs). Per expectation
+and control the record says "shown able to fail" (held when healthy,
+false under the control on a result that exists), "blind" (held under
+the control too) or "not checkable" (the step skipped, failed or
+returned nothing, or the condition could not be evaluated: that shows
+nothing), with the values each part of the condition saw; the run prints
+the counts on its last lines. With --strict, a blind expectation exits 3,
+and so does one that held and that no control showed able to fail
+(sanity checks aside). The step counts of that summary are the healthy
 runs'; what happened under each control is in the record's Controls
 section. A control costs its experiments' capped run time plus a job
 submitted again (a minute or two).
@@ -317,6 +322,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	}
 	if n := rec.Blind(); rc.strict && n > 0 {
 		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) held under a control that should break them: blind (--strict); the record's controls table says which", n)}
+	}
+	if un := rec.Unshown(); rc.strict && len(un) > 0 {
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) not shown able to fail: under none of their controls was the condition false on a result that exists (--strict):\n  %s", len(un), strings.Join(un, "\n  "))}
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 func TestControlsOnPage(t *testing.T) {
 	r := load(t, "sampled")
 	r.Verdicts = []record.Verdict{
-		{Experiment: "x", Number: 1, Step: "caught_up", Message: "ClickHouse catches up", Control: "join_cancelled", Healthy: "held", Under: "not held", Verdict: record.VerdictAbleToFail},
+		{Experiment: "x", Number: 1, Step: "caught_up", Message: "ClickHouse catches up", Control: "join_cancelled", Healthy: "held", Under: "not held", Seen: []string{"result.rows[0].n == step.source_total.n: 812 == 840"}, Verdict: record.VerdictAbleToFail},
 		{Experiment: "x", Number: 1, Step: "jobs", Message: "The job runs", Control: "join_cancelled", Healthy: "held", Under: "held", Verdict: record.VerdictBlind},
 		{Experiment: "x", Number: 1, Step: "source", Message: "MySQL has rows", Healthy: "held", Verdict: record.VerdictSanity, Why: "reads MySQL only"},
 	}
@@ -26,7 +26,8 @@ func TestControlsOnPage(t *testing.T) {
 	}
 	page := string(b)
 	for _, want := range []string{
-		"Controls: 1 shown able to fail, 1 blind, 1 sanity checks.",
+		"Controls: 1 shown able to fail, 1 blind, 0 not checkable, 1 sanity checks.",
+		"<code>result.rows[0].n == step.source_total.n: 812 == 840</code>",
 		`<tr class="verdict-blind">`,
 		"PATCH /jobs/abc?mode=cancel (job order_wide)",
 		"reads MySQL only",
@@ -36,7 +37,7 @@ func TestControlsOnPage(t *testing.T) {
 		}
 	}
 	md := string(record.Markdown(r))
-	for _, want := range []string{"## Controls", "| The job runs ", "**blind**", "- Applied: `PATCH /jobs/abc?mode=cancel (job order_wide)`", "**Controls: 1 shown able to fail, 1 blind, 1 sanity checks**"} {
+	for _, want := range []string{"## Controls", "| The job runs ", "**blind**", "- Applied: `PATCH /jobs/abc?mode=cancel (job order_wide)`", "**Controls: 1 shown able to fail, 1 blind, 0 not checkable, 1 sanity checks**", "not held: `result.rows[0].n == step.source_total.n: 812 == 840`"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("record.md lacks %q", want)
 		}

@@ -93,6 +93,14 @@ func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
 				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, f)
 			}
 		}
+		for _, c := range l.Controls {
+			// A mutant is rendered as its job is, under the job's name, so
+			// that it replaces the job on the cluster while the control is
+			// on.
+			if c.Mutant != nil && c.Mutant.Unavailable == "" {
+				files[c.MutantFile()] = flinkJob(l, c.Mutant, servers, f)
+			}
+		}
 		if sql := flinkLakeTables(l, f); sql != nil {
 			files[LakeTablesFile] = sql
 		}

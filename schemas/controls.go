@@ -21,12 +21,41 @@ type Control struct {
 	Stop []string `json:"stop,omitempty"`
 	// Cancel are streaming jobs cancelled while the control is on; undone
 	// by submitting them again.
-	Cancel    []string  `json:"cancel,omitempty"`
+	Cancel []string `json:"cancel,omitempty"`
+	// Pause are services frozen while the control is on (SIGSTOP, or
+	// docker compose pause): alive but making no progress, so a pipeline
+	// falls behind instead of stopping. PauseFor, when set, thaws them
+	// that long after the control was applied, while the experiment
+	// still runs: the rows arrive, late.
+	Pause    []string `json:"pause,omitempty"`
+	PauseFor string   `json:"pause_for,omitempty"`
+	// Mutant is a streaming job run with other SQL while the control is
+	// on: a pipeline wrong in one way the lab names (a status that never
+	// updates, one key in N lost). It replaces the job of the same name
+	// and is undone by submitting the job's own SQL again.
+	Mutant    *Job      `json:"mutant,omitempty"`
 	DeclRange hcl.Range `json:"-"`
 }
 
+// MutantFile is where a mutant control's job script is rendered, beside
+// the jobs' (the runner submits it from there).
+func (c *Control) MutantFile() string { return "sql/flink/controls/" + c.Name + ".sql" }
+
+// Kind says in a word what the control does to the lab, for records and
+// the runbook.
+func (c *Control) Kind() string {
+	switch {
+	case c.Mutant != nil:
+		return "mutant"
+	case len(c.Pause) > 0:
+		return "fault"
+	}
+	return "kill switch"
+}
+
 var controlSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "text"}, {Name: "stop"}, {Name: "cancel"}},
+	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "text"}, {Name: "stop"}, {Name: "cancel"},
+		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}},
 }
 
 func (d *decoder) decodeControl(b *hcl.Block) *Control {
@@ -48,11 +77,21 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 	at := content.Attributes
 	c := &Control{Name: name, Title: d.str(at["title"]), Text: trimText(d.str(at["text"])), DeclRange: b.DefRange}
 	c.Stop = d.strList(at["stop"])
-	if a := at["stop"]; a != nil {
-		for _, s := range c.Stop {
-			d.controlServices = append(d.controlServices, serviceRef{service: s, rng: a.Expr.Range()})
+	c.Pause = d.strList(at["pause"])
+	for _, n := range []string{"stop", "pause"} {
+		if a := at[n]; a != nil {
+			for _, s := range d.strList(a) {
+				d.controlServices = append(d.controlServices, serviceRef{service: s, rng: a.Expr.Range()})
+			}
 		}
 	}
+	if a := at["pause_for"]; a != nil {
+		c.PauseFor = d.duration(a, "")
+		if len(c.Pause) == 0 {
+			d.errorf(a.Expr.Range(), "pause_for without pause", "Control %s sets pause_for, but pauses no service (pause = [\"taskmanager\"]).", name)
+		}
+	}
+	c.Mutant = d.decodeMutant(c, at)
 	var ranges []hcl.Range
 	c.Cancel, ranges = d.refList(at["cancel"], "job")
 	for i, j := range c.Cancel {
@@ -63,10 +102,54 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 			d.errorf(ranges[i], "Not a streaming job", "Job %s is a %s job; a control cancels a streaming job and submits it again to undo.", j, job.Mode)
 		}
 	}
-	if len(c.Stop) == 0 && len(c.Cancel) == 0 {
-		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]) nor cancels a job (cancel = [job.NAME]).", name)
+	if len(c.Stop) == 0 && len(c.Cancel) == 0 && len(c.Pause) == 0 && c.Mutant == nil {
+		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]) nor runs a job with other SQL (job = job.NAME with query = \"SELECT …\").", name)
 	}
 	return c
+}
+
+// decodeMutant reads job = job.NAME with query = "SELECT …": the
+// streaming job run with the control's query in place of its own. The
+// mutant reads and writes what the job does, so it is checked against
+// the same tables, and rendered with the job's settings and name (the
+// experiments' flink steps find it by that name).
+func (d *decoder) decodeMutant(c *Control, at hcl.Attributes) *Job {
+	ja, qa := at["job"], at["query"]
+	switch {
+	case ja == nil && qa == nil:
+		return nil
+	case ja == nil:
+		d.errorf(qa.Expr.Range(), "Query without a job", "Control %s gives a query but not the job it replaces (job = job.NAME).", c.Name)
+		return nil
+	case qa == nil:
+		d.errorf(ja.Expr.Range(), "Job without a query", "Control %s names the job it replaces but no query to run in its place (query = \"SELECT …\" or file(\"controls/%s.sql\")).", c.Name, c.Name)
+		return nil
+	}
+	name, ok := d.ref(ja.Expr, "job")
+	if !ok {
+		return nil
+	}
+	job := d.lab.Job(name)
+	switch {
+	case job == nil:
+		d.errorf(ja.Expr.Range(), "Reference to undeclared job", "No job named %q is declared in this lab.%s", name, d.jobHint(name))
+		return nil
+	case job.Mode != ModeStreaming:
+		d.errorf(ja.Expr.Range(), "Not a streaming job", "Job %s is a %s job; a mutant replaces a streaming job while the control is on.", name, job.Mode)
+		return nil
+	}
+	m := *job
+	m.Query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.str(qa)), ";"))
+	m.QueryFile = fileArg(qa.Expr)
+	m.Description = "Control " + c.Name + " runs this in place of the job's own query: " + c.Title
+	if m.Query == job.Query {
+		d.errorf(qa.Expr.Range(), "Mutant equals its job", "The query of control %s is job %s's own: the control would change nothing.", c.Name, name)
+		return nil
+	}
+	src := d.sqlSourceOf(qa, m.Query)
+	m.QuerySource = &SQLSource{src}
+	d.checkJobQuery(&m, src, d.lab.Table(m.Writes))
+	return &m
 }
 
 // decodeExpectControl reads an expect's detects = [control.NAME, …] or

@@ -22,6 +22,12 @@ const (
 	// VerdictNotShown: the comparison cannot be made (it did not hold on
 	// the healthy stack, or the control could not be applied).
 	VerdictNotShown = "not shown"
+	// VerdictNotCheckable: under the control the expectation had nothing
+	// to be false on: its step was skipped, failed or returned nothing,
+	// or its condition could not be evaluated. An error, a skip or an
+	// empty result shows nothing about the claim, so it never counts as
+	// a detection.
+	VerdictNotCheckable = "not checkable"
 )
 
 // ControlRun is one experiment run again under one control: what was
@@ -58,7 +64,11 @@ type Verdict struct {
 	// held", or why it was not checked.
 	Healthy string `json:"healthy"`
 	Under   string `json:"under,omitempty"`
-	Verdict string `json:"verdict"`
+	// Seen is what the condition's parts were under the control: those
+	// that turned false, each with the values it compared
+	// ("result.restarts == 0: 3 == 0"); every part for a blind one.
+	Seen    []string `json:"seen,omitempty"`
+	Verdict string   `json:"verdict"`
 	// Why is the lab's reason for a sanity check.
 	Why string `json:"why,omitempty"`
 }
@@ -97,6 +107,73 @@ func outcomeWord(x Expectation) string {
 	return "not held"
 }
 
+// Judge gives the verdict of expectation i of a step under one control:
+// healthy is the step as it ran on the healthy stack, run the control's
+// run of the experiment (nil when it did not run). It returns how the
+// expectation fared under the control, the verdict, and the parts of its
+// condition seen there. An expectation is shown able to fail only when
+// its condition was false on a result that exists: the step ran and
+// returned rows (or messages, or a state), and the condition evaluated
+// without error.
+func Judge(healthy *Step, run *ControlRun, step string, i int) (under, verdict string, seen []string) {
+	if run == nil || run.Steps == nil {
+		under = "not run"
+		if run != nil && run.Error != "" {
+			under = "not run: " + oneLine(run.Error)
+		}
+		return under, VerdictNotShown, nil
+	}
+	s := run.Step(step)
+	under = Outcome(s, i)
+	if Outcome(healthy, i) != "held" {
+		return under, VerdictNotShown, nil
+	}
+	if s == nil || i >= len(s.Expectations) || s.Expectations[i].Error != "" {
+		return under, VerdictNotCheckable, nil
+	}
+	x := s.Expectations[i]
+	if x.Held {
+		for _, p := range x.Parts {
+			seen = append(seen, p.Seen())
+		}
+		return under, VerdictBlind, seen
+	}
+	for _, p := range x.Parts {
+		if !p.Held {
+			seen = append(seen, p.Seen())
+		}
+	}
+	switch {
+	case s.Status == StatusError:
+		return "not checked: the step failed (" + oneLine(s.Error) + ")", VerdictNotCheckable, seen
+	case s.Status == StatusSkipped:
+		return under, VerdictNotCheckable, seen
+	case empty(s):
+		return "not checked: the step returned nothing (" + countsText(s.Counts) + ")", VerdictNotCheckable, seen
+	}
+	return under, VerdictAbleToFail, seen
+}
+
+// empty tells whether a step's result had no rows or messages at all:
+// an expectation false there read nothing the pipeline did.
+func empty(s *Step) bool {
+	n, ok := s.Counts["rows"]
+	if m, isKafka := s.Counts["messages"]; isKafka {
+		n, ok = m+s.Counts["tombstones"], true
+	}
+	return ok && n == 0
+}
+
+func countsText(c map[string]int64) string {
+	var parts []string
+	for _, k := range []string{"rows", "messages", "tombstones"} {
+		if n, ok := c[k]; ok {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Blind counts the verdicts that show an expectation blind to its
 // control.
 func (r *Record) Blind() int {
@@ -107,6 +184,38 @@ func (r *Record) Blind() int {
 		}
 	}
 	return n
+}
+
+// Unshown are the expectations that held on the healthy stack, are not
+// sanity checks, and that no control showed able to fail: each as
+// "experiment NN step: message". --strict fails a run with any.
+func (r *Record) Unshown() []string {
+	type key struct {
+		exp   string
+		step  string
+		index int
+	}
+	shown := map[key]bool{}
+	var order []key
+	text := map[key]string{}
+	for _, v := range r.Verdicts {
+		k := key{v.Experiment, v.Step, v.Index}
+		if _, ok := shown[k]; !ok {
+			order = append(order, k)
+			text[k] = fmt.Sprintf("experiment %02d `%s`: %s", v.Number, v.Step, v.Message)
+			shown[k] = false
+		}
+		if v.Verdict == VerdictAbleToFail || v.Verdict == VerdictSanity || v.Healthy != "held" {
+			shown[k] = true
+		}
+	}
+	var out []string
+	for _, k := range order {
+		if !shown[k] {
+			out = append(out, text[k])
+		}
+	}
+	return out
 }
 
 // Step is the run's step of that name, or nil.
@@ -129,7 +238,7 @@ func (r *Record) VerdictSummary() string {
 	for _, v := range r.Verdicts {
 		n[v.Verdict]++
 	}
-	s := fmt.Sprintf("%d shown able to fail, %d blind, %d sanity checks", n[VerdictAbleToFail], n[VerdictBlind], n[VerdictSanity])
+	s := fmt.Sprintf("%d shown able to fail, %d blind, %d not checkable, %d sanity checks", n[VerdictAbleToFail], n[VerdictBlind], n[VerdictNotCheckable], n[VerdictSanity])
 	if k := n[VerdictNotShown]; k > 0 {
 		s += fmt.Sprintf(", %d not shown", k)
 	}
@@ -145,12 +254,22 @@ func writeControls(w io.Writer, r *Record) {
 	if len(r.Verdicts) == 0 && len(r.Controls) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## Controls\n\nEach expectation against the negative controls it names: held on the healthy stack, and not under the control, shows it able to fail; held under the control too, it is blind. %s.\n\n", r.VerdictSummary())
+	fmt.Fprintf(w, "\n## Controls\n\nEach expectation against the negative controls it names: held on the healthy stack, and false under the control on a result that exists, shows it able to fail; held under the control too, it is blind; a skipped, failed or empty step, or a condition that could not be evaluated, is not checkable and shows nothing. %s.\n\n", r.VerdictSummary())
+	if un := r.Unshown(); len(un) > 0 {
+		fmt.Fprintf(w, "Not shown able to fail by any control (%d):\n\n", len(un))
+		for _, u := range un {
+			fmt.Fprintf(w, "- %s\n", u)
+		}
+		fmt.Fprintln(w)
+	}
 	var rows [][]string
 	for _, v := range r.Verdicts {
 		ctl, under := v.Control, v.Under
 		if v.Verdict == VerdictSanity {
 			ctl, under = "(sanity check)", v.Why
+		}
+		if len(v.Seen) > 0 {
+			under += ": `" + strings.Join(v.Seen, "`; `") + "`"
 		}
 		rows = append(rows, []string{fmt.Sprintf("%02d", v.Number), "`" + v.Step + "`", v.Message, ctl, v.Healthy, under, "**" + v.Verdict + "**"})
 	}

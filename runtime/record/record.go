@@ -399,6 +399,31 @@ type Expectation struct {
 	// Error is set when the condition could not be evaluated (then Held is
 	// false).
 	Error string `json:"error,omitempty"`
+	// Parts are the condition's conjuncts (a && b && c), each evaluated
+	// alone, with the values it compared: which part turned false under
+	// a control, on what.
+	Parts []Part `json:"parts,omitempty"`
+}
+
+// Part is one conjunct of a condition.
+type Part struct {
+	Expr string `json:"expr"`
+	Held bool   `json:"held"`
+	// Values are a comparison's two sides as evaluated ("3 == 0"), or
+	// the part's value.
+	Values string `json:"values,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Seen is the part and what it evaluated to, on one line.
+func (p Part) Seen() string {
+	switch {
+	case p.Error != "":
+		return p.Expr + ": " + oneLine(p.Error)
+	case p.Values != "":
+		return p.Expr + ": " + p.Values
+	}
+	return p.Expr
 }
 
 // Experiment returns the named experiment, or nil.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,8 +42,19 @@ func (r *Runner) runControls(ctx context.Context) error {
 		if len(exps) == 0 {
 			continue
 		}
-		if err := r.underControl(ctx, c, exps); err != nil {
-			return err
+		// A pause that thaws by itself is a fault in time: applied anew
+		// for each experiment, or only the first would see it.
+		batches := [][]*schemas.Experiment{exps}
+		if c.PauseFor != "" {
+			batches = nil
+			for _, e := range exps {
+				batches = append(batches, []*schemas.Experiment{e})
+			}
+		}
+		for _, b := range batches {
+			if err := r.underControl(ctx, c, b); err != nil {
+				return err
+			}
 		}
 	}
 	for _, name := range r.rec.Selected {
@@ -213,27 +225,64 @@ func neededUnderControl(e *schemas.Experiment) map[string]bool {
 	return need
 }
 
-// applyControl stops the control's services and cancels its jobs, each
-// through the face that runs them.
+// applyControl sabotages the stack as c says, each action through the
+// face that runs it: services stopped and paused, jobs cancelled, a
+// job's mutant submitted in its place.
 func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *record.ControlRun) error {
+	services := func() error {
+		if r.opt.Compose != nil {
+			return nil
+		}
+		if r.opt.ComposeErr != nil {
+			return r.opt.ComposeErr
+		}
+		return errors.New("service actions need the stack's face, which this run does not have")
+	}
 	for _, svc := range c.Stop {
-		if r.opt.Compose == nil {
-			err := r.opt.ComposeErr
-			if err == nil {
-				err = errors.New("service actions need the stack's face, which this run does not have")
-			}
+		if err := services(); err != nil {
 			return err
 		}
-		cmd := r.opt.Compose.Command("stop", svc)
-		sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-		out, err := r.opt.Compose.Service(sctx, "stop", svc)
-		cancel()
-		run.Applied = append(run.Applied, actionText(cmd, out))
-		if err != nil {
-			return fmt.Errorf("stop %s: %w", svc, err)
+		if err := r.serviceAction(ctx, run, "stop", svc); err != nil {
+			return err
 		}
 	}
-	for _, job := range c.Cancel {
+	for _, svc := range c.Pause {
+		if err := services(); err != nil {
+			return err
+		}
+		if err := r.serviceAction(ctx, run, "pause", svc); err != nil {
+			return err
+		}
+	}
+	if d := schemas.ParseDuration(c.PauseFor); d > 0 && len(c.Pause) > 0 {
+		// Thawed while the experiment runs: the pipeline catches up, late.
+		// Undo unpauses again, which is harmless for a thawed service.
+		go func() {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			for _, svc := range c.Pause {
+				out, err := r.opt.Compose.Service(context.WithoutCancel(ctx), "unpause", svc)
+				msg := actionText(r.opt.Compose.Command("unpause", svc), out)
+				if err != nil {
+					msg += " failed: " + oneLine(err.Error())
+				}
+				r.opt.Progress.Info(fmt.Sprintf("control %s: %s after %s", c.Name, msg, c.PauseFor))
+				r.mu.Lock()
+				run.Applied = append(run.Applied, fmt.Sprintf("after %s: %s", c.PauseFor, msg))
+				r.mu.Unlock()
+			}
+		}()
+	}
+	cancel := c.Cancel
+	if c.Mutant != nil {
+		cancel = append(slices.Clone(cancel), c.Mutant.Name)
+	}
+	for _, job := range cancel {
 		if r.flink == nil {
 			return errors.New("no Flink to cancel a job on")
 		}
@@ -249,15 +298,57 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 			return fmt.Errorf("job %s was asked to cancel: %w", job, err)
 		}
 	}
+	if m := c.Mutant; m != nil {
+		sent, _, err := r.script("control "+c.Name, c.MutantFile())
+		if err != nil {
+			return err
+		}
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+		sr, err := r.flink.RunScript(sctx, r.jobName(m.Name), sent, 10)
+		cancel()
+		if err == nil && sr.JobID == "" {
+			err = errors.New("the script ran but submitted no job")
+		}
+		if err != nil {
+			return fmt.Errorf("submit the mutant of job %s (%s): %w", m.Name, c.MutantFile(), err)
+		}
+		run.Applied = append(run.Applied, fmt.Sprintf("submitted %s through the SQL gateway in place of job %s (%s)", c.MutantFile(), m.Name, sr.JobID))
+		if err := r.awaitJobState(ctx, sr.JobID, func(s string) bool { return s == "RUNNING" }, 3*time.Minute); err != nil {
+			return fmt.Errorf("the mutant of job %s: %w", m.Name, err)
+		}
+	}
 	return nil
 }
 
-// undoControl starts the stopped services again (in reverse order),
-// submits again every streaming job that no longer runs (a cancelled
-// one, or one whose restarts the control used up), and waits until
-// they run.
+// serviceAction runs one action of a control on a service and records it.
+func (r *Runner) serviceAction(ctx context.Context, run *record.ControlRun, action, svc string) error {
+	cmd := r.opt.Compose.Command(action, svc)
+	sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	out, err := r.opt.Compose.Service(sctx, action, svc)
+	cancel()
+	r.mu.Lock()
+	run.Applied = append(run.Applied, actionText(cmd, out))
+	r.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", action, svc, err)
+	}
+	return nil
+}
+
+// undoControl thaws the paused services, starts the stopped ones again
+// (in reverse order), cancels a mutant, submits again every streaming
+// job that no longer runs (a cancelled one, a mutant's job, or one whose
+// restarts the control used up), and waits until they run.
 func (r *Runner) undoControl(ctx context.Context, c *schemas.Control, run *record.ControlRun) error {
 	var errs []error
+	for i := len(c.Pause) - 1; i >= 0 && r.opt.Compose != nil; i-- {
+		svc := c.Pause[i]
+		out, err := r.opt.Compose.Service(ctx, "unpause", svc)
+		run.Undone = append(run.Undone, actionText(r.opt.Compose.Command("unpause", svc), out))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("unpause %s: %w", svc, err))
+		}
+	}
 	for i := len(c.Stop) - 1; i >= 0 && r.opt.Compose != nil; i-- {
 		svc := c.Stop[i]
 		out, err := r.opt.Compose.Service(ctx, "start", svc)
@@ -268,6 +359,20 @@ func (r *Runner) undoControl(ctx context.Context, c *schemas.Control, run *recor
 	}
 	if r.lab.Stack.Flink == nil || r.flink == nil {
 		return errors.Join(errs...)
+	}
+	if m := c.Mutant; m != nil {
+		// The mutant runs under the job's name: cancelled first, so that
+		// the job's own SQL is submitted again below and never writes
+		// beside it.
+		if jobs, err := r.flink.Jobs(ctx); err != nil {
+			errs = append(errs, err)
+		} else if found, ok := flinkapi.FindJob(jobs, r.jobName(m.Name)); ok && flinkapi.Active(found.State) {
+			if err := r.cancelForResubmit(ctx, found.ID); err != nil {
+				errs = append(errs, fmt.Errorf("cancel the mutant of job %s: %w", m.Name, err))
+			} else {
+				run.Undone = append(run.Undone, fmt.Sprintf("PATCH /jobs/%s?mode=cancel (the mutant of job %s)", found.ID, m.Name))
+			}
+		}
 	}
 	before := map[string]string{}
 	for _, j := range r.rec.Jobs {
@@ -375,26 +480,7 @@ func (r *Runner) verdicts(e *schemas.Experiment, healthy *record.Experiment) {
 						run = c
 					}
 				}
-				switch {
-				case run == nil || run.Steps == nil:
-					v.Under = "not run"
-					if run != nil && run.Error != "" {
-						v.Under = "not run: " + oneLine(run.Error)
-					}
-					v.Verdict = record.VerdictNotShown
-				default:
-					v.Under = record.Outcome(run.Step(s.Name), i)
-					switch {
-					case v.Healthy != "held":
-						v.Verdict = record.VerdictNotShown
-					case v.Under == "held":
-						v.Verdict = record.VerdictBlind
-					default:
-						// Not held, or not even checkable: the control broke
-						// what the expectation reads.
-						v.Verdict = record.VerdictAbleToFail
-					}
-				}
+				v.Under, v.Verdict, v.Seen = record.Judge(hs, run, s.Name, i)
 				r.rec.Verdicts = append(r.rec.Verdicts, v)
 			}
 		}

@@ -1,7 +1,11 @@
 package runner
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
@@ -71,8 +75,28 @@ func TestVerdicts(t *testing.T) {
 	under.Steps = under.Steps[:1] // jobs did not run under the control
 	r.verdicts(e, healthy)
 	for _, v := range r.rec.Verdicts {
-		if v.Step == "jobs" && (v.Verdict != record.VerdictAbleToFail || v.Under != "not checked: the step did not run") {
+		if v.Step == "jobs" && (v.Verdict != record.VerdictNotCheckable || v.Under != "not checked: the step did not run") {
 			t.Errorf("a step that did not run under the control: %+v", v)
 		}
+	}
+	if un := r.rec.Unshown(); len(un) != 2 || !strings.Contains(un[0], "`jobs`") {
+		t.Errorf("Unshown() = %q, want jobs' two expectations", un)
+	}
+}
+
+// TestConditionParts splits a condition at its top-level && and shows
+// each comparison's two sides as evaluated.
+func TestConditionParts(t *testing.T) {
+	x := schemas.Expr{Source: `result.n == 3 && (result.s != "PAID") && length(result.rows) > 0`}
+	ctx := schemas.RunContext(nil, "e", schemas.Captures{}, cty.ObjectVal(map[string]cty.Value{
+		"n": cty.NumberIntVal(2), "s": cty.StringVal("PENDING"), "rows": cty.ListValEmpty(cty.String)}))
+	got := conditionParts(x, ctx)
+	want := []record.Part{
+		{Expr: "result.n == 3", Values: "2 == 3"},
+		{Expr: `(result.s != "PAID")`, Held: true, Values: `"PENDING" != "PAID"`},
+		{Expr: "length(result.rows) > 0", Values: "0 > 0"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("conditionParts:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -22,14 +22,19 @@ import (
 // jobScript reads sql/flink/<job>.sql, fills in ${NAME} from .env, and
 // returns the statements as sent and as recorded (placeholders kept).
 func (r *Runner) jobScript(job string) (sent, shown []string, err error) {
-	p := r.opt.Lab.FacePath("sql/flink/" + job + ".sql")
-	b, err := os.ReadFile(p)
+	return r.script("job "+job, "sql/flink/"+job+".sql")
+}
+
+// script reads a rendered Flink script of the face (rel) as jobScript
+// does; what names it in errors.
+func (r *Runner) script(what, rel string) (sent, shown []string, err error) {
+	b, err := os.ReadFile(r.opt.Lab.FacePath(rel))
 	if err != nil {
-		return nil, nil, fmt.Errorf("job %s: %w", job, err)
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	filled, missing := flinkapi.Substitute(string(b), r.opt.Lab.Env)
 	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("job %s: sql/flink/%s.sql uses %s, which .env does not set", job, job, strings.Join(missing, ", "))
+		return nil, nil, fmt.Errorf("%s: %s uses %s, which .env does not set", what, rel, strings.Join(missing, ", "))
 	}
 	return flinkapi.Statements(filled), flinkapi.Statements(string(b)), nil
 }

@@ -117,7 +117,8 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 		} else if missing := r.unmetRefs(x.Condition); missing != "" {
 			rx.Error = missing
 		} else {
-			v, diags := x.Condition.Eval(stepCtx())
+			ectx := stepCtx()
+			v, diags := x.Condition.Eval(ectx)
 			switch {
 			case diags.HasErrors():
 				rx.Error = diagText(diags)
@@ -126,6 +127,7 @@ func (r *Runner) runStep(ctx context.Context, e *schemas.Experiment, s *schemas.
 			default:
 				rx.Held = v.True()
 			}
+			rx.Parts = conditionParts(x.Condition, ectx)
 		}
 		rs.Expectations = append(rs.Expectations, rx)
 	}
