@@ -102,7 +102,11 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 			d.errorf(ranges[i], "Not a streaming job", "Job %s is a %s job; a control cancels a streaming job and submits it again to undo.", j, job.Mode)
 		}
 	}
-	if len(c.Stop) == 0 && len(c.Cancel) == 0 && len(c.Pause) == 0 && c.Mutant == nil {
+	acts := false
+	for _, n := range []string{"stop", "cancel", "pause", "pause_for", "job", "query"} {
+		acts = acts || at[n] != nil
+	}
+	if !acts {
 		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]) nor runs a job with other SQL (job = job.NAME with query = \"SELECT …\").", name)
 	}
 	return c

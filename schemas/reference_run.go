@@ -198,7 +198,11 @@ var refRun = map[string]string{
 		"sampling step), captured values and `var`.",
 	"experiment.step.expect.detects": "A list of control references (`[control.join_cancelled]`): the controls under which " +
 		"the expectation must stop holding. Each must be declared. `labgen run --controls` runs the experiment again under " +
-		"each and records a verdict: \"shown able to fail\", \"blind\" (it held under the control too) or \"not shown\".",
+		"each and records a verdict: \"shown able to fail\" (its condition was false on a result that exists), \"blind\" " +
+		"(it held under the control too), \"not checkable\" (the step was skipped, failed or returned nothing, or the " +
+		"condition could not be evaluated: no detection) or \"not shown\". The record shows, per verdict, each part of " +
+		"the condition (`a && b`) that turned false and the values it compared. Name the controls aimed at the claim: " +
+		"a mutant for a wrong value, a pause for a bound on lag, not only a kill switch that empties every result.",
 	"experiment.step.expect.message": "A string: what holds, in words; the runbook lists it as **Expect:** and the " +
 		"record reports it with its outcome.",
 	"experiment.step.expect.sanity": "A string: why no control applies, for an expectation that checks the lab rather than " +
@@ -281,19 +285,35 @@ var refRun = map[string]string{
 		"captured values, checked after every run that succeeded; needs `rerun`. One that cannot be evaluated fails the step.",
 
 	// control
-	"control": "A negative control: a sabotage of the running lab, made of actions it can undo: stop services, cancel " +
-		"streaming jobs. It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
-		"control once, runs again each experiment that finished and whose expectations name it in `detects` (only the " +
+	"control": "A negative control: a sabotage of the running lab, made of actions it can undo. Three kinds: a kill " +
+		"switch (`stop` services, `cancel` streaming jobs), a fault that keeps the pipeline alive but slow (`pause` " +
+		"services, optionally thawed after `pause_for`), and a mutant (`job` with `query`: the job run with SQL that is " +
+		"wrong in one way the lab names). It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
+		"control once (a control with `pause_for` once per experiment), runs again each experiment that finished and whose expectations name it in `detects` (only the " +
 		"steps with expectations, the steps they depend on, and the steps up to the last expectation that act on the stack " +
 		"or let time pass; waits and " +
-		"step timeouts capped at `--control-cap`, default 35s), then undoes it: starts the services again in reverse order, " +
-		"submits again every streaming job that no longer runs and waits until they run. An expectation that held on the " +
-		"healthy run and not under the control is \"shown able to fail\"; one that held under it too is \"blind\" " +
-		"(`--strict` exits 3). A control stops or cancels at least one thing.",
+		"step timeouts capped at `--control-cap`, default 35s), then undoes it: thaws paused services, starts stopped ones again in reverse order, " +
+		"cancels a mutant, submits again every streaming job that no longer runs and waits until they run. An expectation that held on the " +
+		"healthy run and was false under the control on a result that exists is \"shown able to fail\"; one that held under it too is \"blind\"; " +
+		"a skipped, failed or empty step, or an error evaluating the condition, is \"not checkable\". With `--strict` a blind " +
+		"expectation exits 3, and so does one that no control showed able to fail. A control does at least one thing.",
 	"control.cancel": "A list of job references (`[job.order_wide]`), each a declared streaming job: cancelled through " +
 		"Flink's REST API (waiting up to a minute for it to stop), and submitted again to undo.",
 	"control.stop": "A list of service names of the lab's stack (`[\"taskmanager\"]`): stopped in order, each through " +
 		"whatever runs the stack, and started again in reverse order to undo. An unknown service is an error.",
+	"control.pause": "A list of service names (`[\"taskmanager\"]`): frozen, alive but making no progress (SIGSTOP to the " +
+		"process group on the native stack, `docker compose pause` on compose; Kubernetes has no pause, and such a control " +
+		"fails to apply there), and thawed to undo. A pipeline behind a paused service falls behind instead of stopping.",
+	"control.pause_for": "A duration (`\"40s\"`): thaw the paused services that long after the control was applied, while " +
+		"the experiment still runs, so that the rows arrive, late: what shows a bound on lag able to fail. The control is " +
+		"then applied anew for each experiment that names it. Needs `pause`.",
+	"control.job": "A job reference (`job.order_wide`), a declared streaming job, with `query`: while the control is on, " +
+		"the job is cancelled and the control's query runs in its place, rendered as the job is (same tables, settings and " +
+		"name) into `sql/flink/controls/NAME.sql`; to undo, the mutant is cancelled and the job's own SQL submitted again.",
+	"control.query": "The mutant's SELECT, a string or `file(\"controls/NAME.sql\")`, checked as the job's query is (it " +
+		"must read the job's tables and give the written table's columns). It must differ from the job's query: wrong in " +
+		"one named way, e.g. `'PENDING' AS payment_status` (a status that never updates) or `WHERE MOD(o.order_id, 10) <> 3` " +
+		"(one key in ten lost). Needs `job`.",
 	"control.text":  "A string: what the lab looks like while the control is on, in words.",
 	"control.title": "A string: the control in words, the heading of its runs in the record.",
 	"experiment.measure": "`measure \"NAME\"` declares a finding of the experiment: a number computed, once its steps have run on the healthy stack, from what they captured, such as the seconds from a payment in MySQL to its joined row in ClickHouse. " +

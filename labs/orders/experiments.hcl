@@ -3,13 +3,44 @@
 # chosen order ID, the query time and the output; "expected" says what the
 # lab is built to show, not that your run has shown it.
 
-# The negative control: what every measuring expectation must notice.
-# `labgen run --controls` cancels the join, runs each experiment that
-# names the control again, and submits the job again afterwards.
+# Negative controls. `labgen run --controls` applies each, runs again
+# every experiment whose expectations name it, and undoes it. Each
+# expectation names the controls aimed at its own claim: a kill switch
+# empties every result, which shows little; a mutant of the join's SQL
+# keeps rows flowing but wrong in one named way, and a frozen TaskManager
+# keeps the pipeline alive but late.
 control "join_cancelled" {
   title  = "The streaming join is cancelled"
   text   = "Nothing new reaches Kafka, Fluss, Iceberg or ClickHouse, while MySQL keeps taking orders and payments."
   cancel = [job.order_wide]
+}
+
+control "status_stale" {
+  title = "The join never takes the payment's status"
+  text  = "A mutant of order_wide: every order is served, on time, as PENDING, whatever its payment says."
+  job   = job.order_wide
+  query = file("controls/status_stale.sql")
+}
+
+control "status_premature" {
+  title = "The join serves an unpaid order as PAID"
+  text  = "A mutant of order_wide: an order whose payment has not come is served as PAID instead of PENDING."
+  job   = job.order_wide
+  query = file("controls/status_premature.sql")
+}
+
+control "orders_lost" {
+  title = "The join drops one order in ten"
+  text  = "A mutant of order_wide that filters out the orders whose ID ends in 3: the others arrive on time and right."
+  job   = job.order_wide
+  query = file("controls/orders_lost.sql")
+}
+
+control "taskmanager_paused" {
+  title     = "The TaskManager is frozen for 40 s"
+  text      = "SIGSTOP to the TaskManager at the experiment's start, SIGCONT 40 s later: the job stays RUNNING and loses nothing, and every row is late."
+  pause     = ["taskmanager"]
+  pause_for = "40s"
 }
 
 experiment "baseline" {

@@ -23,6 +23,27 @@ control "nothing" { # ERROR: Control does nothing
   title = "Does nothing"
 }
 
+control "thaw" {
+  title     = "Thawed, but nothing was paused"
+  pause_for = "10s" # ERROR: pause_for without pause
+}
+
+control "orphan_query" {
+  title = "A query without the job it replaces"
+  query = "SELECT id FROM orders" # ERROR: Query without a job
+}
+
+control "ghost" {
+  title = "A mutant of a job the lab does not declare"
+  job   = job.nope # ERROR: Reference to undeclared job
+  query = "SELECT id FROM orders"
+}
+
+control "frozen" {
+  title = "MySQL is paused"
+  pause = ["mysqld"] # ERROR: Unknown service
+}
+
 control "typo" {
   title = "A service the stack does not run"
   stop  = ["mysqll"] # ERROR: Unknown service
