@@ -175,7 +175,8 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 		if !s.HasResult() {
 			d.errorf(xb.DefRange, "Nothing to check", "A %s step has no result for an expectation to check; put the expect on the step whose result it reads, or on a wait that re-runs it.", s.Kind)
 		}
-		x := &Expect{Condition: c, Message: d.str(xc.Attributes["message"])}
+		ma := xc.Attributes["message"]
+		x := &Expect{Condition: c, Message: d.str(ma), MessageRange: ma.Expr.Range()}
 		d.keepSyntax(&x.Condition, xc.Attributes["condition"].Expr)
 		d.decodeExpectControl(xc.Attributes, x)
 		x.DeclRange = xb.DefRange

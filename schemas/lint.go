@@ -26,6 +26,8 @@ const (
 	lintFinalDistinct = "Count and distinct count are equal under FINAL"
 	lintNoExpect      = "Experiment without expectations"
 	lintSanityOnly    = "Experiment only checks that steps returned something"
+	lintTryFalse      = "Condition reads an error as not held"
+	lintSanityClaims  = "Sanity check claims a measurement"
 )
 
 // keepSyntax keeps the syntax tree of a condition for the lints.
@@ -56,6 +58,7 @@ func (d *decoder) lintExperiment(e *Experiment) {
 			steps = append(steps, s.Name)
 		}
 		for _, x := range s.Expects {
+			d.lintSanityClaims(s, x)
 			c := d.cond(&x.Condition)
 			if c == nil {
 				sanity = false
@@ -64,6 +67,7 @@ func (d *decoder) lintExperiment(e *Experiment) {
 			d.lintRestatesWait(s, x, c)
 			d.lintOwnSample(s, x, c)
 			d.lintFinalDistinct(e, s, x, c)
+			d.lintTryFalse(s, c)
 			sanity = sanity && sanityCheck(c)
 		}
 	}
@@ -138,6 +142,39 @@ func (d *decoder) lintOwnSample(s *Step, x *Expect, c hclsyntax.Expression) {
 		over = "over the runs of its wait"
 	}
 	d.warnf(x.Condition.Range, lintOwnSample, "samples[…] are the runs of step %s itself, so this expect compares the step's series with itself %s: a value that never goes back, such as a topic's end offsets or a row count, cannot fail it. Compare with a value captured by a step before the change (capture = { … } there, step.NAME.VALUE here).", s.Name, over)
+}
+
+// lintTryFalse warns about try(…, false) anywhere in a condition: it
+// turns an error (an index into an empty list, a missing attribute) into
+// "not held", so a result that is empty or broken reads in the record as
+// a measured no, and under a control as a detection.
+func (d *decoder) lintTryFalse(s *Step, c hclsyntax.Expression) {
+	hclsyntax.VisitAll(c, func(n hclsyntax.Node) hcl.Diagnostics {
+		f, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok || f.Name != "try" || len(f.Args) == 0 {
+			return nil
+		}
+		l, ok := unparen(f.Args[len(f.Args)-1]).(*hclsyntax.LiteralValueExpr)
+		if !ok || !l.Val.RawEquals(cty.False) {
+			return nil
+		}
+		d.warnf(f.Range(), lintTryFalse, "In step %s, try(…, false) turns an error evaluating the condition, such as an index into an empty list or a missing attribute, into false: the record then says \"not held\" where nothing was measured, which reads as the pipeline failing the check, and under a control as the control detected. Guard what may be missing in the condition itself (length(xs) > 0 && …), or leave try out so that an error is recorded as the expectation not checked, with the error.", s.Name)
+		return nil
+	})
+}
+
+// lintSanityClaims warns about a sanity check (sanity = "…": no control
+// applies, it checks the lab) whose message begins "Measured": it claims
+// a measurement of the pipeline that no control ever tested.
+func (d *decoder) lintSanityClaims(s *Step, x *Expect) {
+	if x.Sanity == "" || !strings.HasPrefix(strings.ToLower(strings.TrimSpace(x.Message)), "measured") {
+		return
+	}
+	at := x.MessageRange
+	if at.Empty() {
+		at = x.DeclRange
+	}
+	d.warnf(at, lintSanityClaims, "This expect of step %s is a sanity check (sanity = \"…\"): it checks the lab, not the pipeline, and no control shows it able to fail, yet its message begins \"Measured\", which the record reads as a measurement. Say what it checks (\"Checked: …\"), or, if it does measure the pipeline, name the controls it detects (detects = [control.NAME]) instead of sanity.", s.Name)
 }
 
 // ownSeries tells whether an operand reads only the step's own result and

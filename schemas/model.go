@@ -417,4 +417,6 @@ type Expect struct {
 	Detects   []string  `json:"detects,omitempty"`
 	Sanity    string    `json:"sanity,omitempty"`
 	DeclRange hcl.Range `json:"-"`
+	// MessageRange is the message's value, where a lint about it points.
+	MessageRange hcl.Range `json:"-"`
 }

@@ -505,7 +505,7 @@ experiment "hourly_summary" {
 
     expect {
       condition = result.rows[0].computed_since_order == 0
-      message   = "Measured: no summary row of the order's hour was computed after the order was created, so none can count it yet."
+      message   = "Checked: no summary row of the order's hour was computed after the order was created, so none can count it yet."
       sanity    = "It holds whatever the streaming path does: it shows the summary predates the order, the experiment's starting point."
     }
   }
@@ -550,7 +550,7 @@ experiment "hourly_summary" {
 
     expect {
       condition = length(result.rows) == 1 && result.rows[0].computed_after_order == 1
-      message   = "Measured: after the bounded run, the hour's summary row was computed after the order was created."
+      message   = "Checked: after the bounded run, the hour's summary row was computed after the order was created."
       sanity    = "The bounded job's own time stamp: it says when the summary was computed, which no fault of the streaming path changes; the count beside it is what one does."
     }
 
@@ -589,7 +589,7 @@ experiment "lake_reconcile" {
 
     expect {
       condition = result.rows[0].count_delta == result.rows[0].paimon_fluss_count - result.rows[0].iceberg_count
-      message   = "Measured: count_delta is paimon_fluss_count minus iceberg_count."
+      message   = "Checked: count_delta is paimon_fluss_count minus iceberg_count."
       sanity    = "The audit job's arithmetic: it checks the lab's SQL, not the pipeline."
     }
   }
@@ -620,13 +620,13 @@ experiment "lake_reconcile" {
 
     expect {
       condition = result.rows[0].count_delta == 0
-      message   = "Measured: with the producer stopped and a checkpoint committed, the two lake tables hold as many rows."
+      message   = "Checked: with the producer stopped and a checkpoint committed, the two lake tables hold as many rows."
       sanity    = "Cancelling the join stops both sinks at once, so they may agree; what breaks this is one sink behind the other (Iceberg not committing), which no action of the lab's faces can cause alone."
     }
 
     expect {
       condition = result.rows[0].paimon_fluss_count >= step.audit.paimon
-      message   = "Measured: the Fluss/Paimon count did not go back between the two audits."
+      message   = "Checked: the Fluss/Paimon count did not go back between the two audits."
       sanity    = "A primary-key table that only takes upserts never shrinks; it would catch a lake table re-created between the audits."
     }
   }

@@ -352,7 +352,7 @@ experiment "paimon_commits" {
 
     expect {
       condition = result.rows[0].paimon_orders == result.rows[0].distinct_orders
-      message   = "Measured: one row per order in Paimon: its primary key merged each order's versions (pending, then paid)."
+      message   = "Checked: one row per order in Paimon: its primary key merged each order's versions (pending, then paid)."
       sanity    = "The table's primary key does this whatever the pipeline does; a table without one would keep every version."
     }
   }
@@ -371,7 +371,7 @@ experiment "paimon_commits" {
 
     expect {
       condition = result.rows[0].n >= step.audit.paimon_orders
-      message   = "Measured: PostgreSQL held at least the orders of the snapshot when it was read: the lake trails the source, never leads it."
+      message   = "Checked: PostgreSQL held at least the orders of the snapshot when it was read: the lake trails the source, never leads it."
       sanity    = "It compares with the source; a lake ahead of it would need orders that were never written, or clocks hours apart."
     }
 

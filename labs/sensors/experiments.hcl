@@ -197,7 +197,7 @@ experiment "aggregate_changes" {
 
     expect {
       condition = length([for m in result.messages : m if !m.tombstone]) >= 2
-      message   = "Measured: the site's key has several versions in the topic, one per change of its count."
+      message   = "Checked: the site's key has several versions in the topic, one per change of its count."
       sanity    = "The key's history includes what the job wrote before any control: it shows the changelog's shape, which the next expectation ties to this run."
     }
 
