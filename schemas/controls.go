@@ -145,7 +145,7 @@ func (d *decoder) decodeMutant(c *Control, at hcl.Attributes) *Job {
 	m := *job
 	m.Query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.str(qa)), ";"))
 	m.QueryFile = fileArg(qa.Expr)
-	m.Description = "Control " + c.Name + " runs this in place of the job's own query: " + c.Title
+	m.Description = "The mutant of control " + c.Name + ", run in the job's place while the control is on: " + strings.TrimSuffix(c.Title, ".") + "."
 	if m.Query == job.Query {
 		d.errorf(qa.Expr.Range(), "Mutant equals its job", "The query of control %s is job %s's own: the control would change nothing.", c.Name, name)
 		return nil

@@ -106,7 +106,30 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 		opt.progress("Flink: job %s, %d statement(s) in %s", j.Name, fc.statements-before, time.Since(began).Round(time.Millisecond))
 		jobs++
 	}
-	res.Checked = append(res.Checked, fmt.Sprintf("Flink: %d job(s), %d statement(s) planned by the SQL gateway at %s", jobs, fc.statements, opt.Gateway))
+	// A mutant control's job is planned too: one that Flink rejects would
+	// show up only minutes into --controls, as a control not applied.
+	mutants := 0
+	for _, c := range lab.Controls {
+		if c.Mutant == nil || c.Mutant.Unavailable != "" {
+			continue
+		}
+		rel := c.MutantFile()
+		sts, err := flinksql.Split(string(files[rel]))
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		began, before := time.Now(), fc.statements
+		if err := fc.job(ctx, c.Mutant, rel, sts); err != nil {
+			return err
+		}
+		opt.progress("Flink: control %s's mutant of job %s, %d statement(s) in %s", c.Name, c.Mutant.Name, fc.statements-before, time.Since(began).Round(time.Millisecond))
+		mutants++
+	}
+	what := fmt.Sprintf("%d job(s)", jobs)
+	if mutants > 0 {
+		what += fmt.Sprintf(" and %d mutant(s)", mutants)
+	}
+	res.Checked = append(res.Checked, fmt.Sprintf("Flink: %s, %d statement(s) planned by the SQL gateway at %s", what, fc.statements, opt.Gateway))
 	return nil
 }
 
