@@ -182,8 +182,8 @@ func (s *Supervisor) Replan(f func(ctx context.Context) ([]Service, error)) { s.
 // as compose's restart: unless-stopped does: after 1 s, doubling up to
 // 30 s while it keeps exiting; a service healthy for healedAfter starts
 // again from 1 s. A stop asked for (labgen down, a compose step, a
-// control) is never undone, a paused service (SIGSTOP) is neither
-// probed nor restarted, and a service that fails while starting stays
+// control) is never undone, a paused service (SIGSTOP) is not restarted,
+// even when it exits, and a service that fails while starting stays
 // failed, so that labgen up reports it.
 const (
 	restartFirst, restartMax = time.Second, 30 * time.Second
