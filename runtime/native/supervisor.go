@@ -632,10 +632,10 @@ func (s *Supervisor) action(ctx context.Context, name, what string) (string, err
 
 // pause freezes a healthy service: SIGSTOP to its process group, as
 // docker compose pause freezes a container's processes. The process
-// stays, so the pipeline is slow rather than dead; the supervisor does
-// not restart it (a paused service is no longer healthy, and only a
-// healthy one is healed) until unpause, a stop, a reload or labgen down
-// sends SIGCONT.
+// stays, so what reads from it stalls rather than fails, and the
+// supervisor does not restart it (only a healthy service is healed).
+// unpause sends SIGCONT, as a stop, a reload's restart and labgen down do
+// before their SIGTERM.
 func (s *Supervisor) pause(sv *supervised) (string, error) {
 	sv.mu.Lock()
 	p, state, at := sv.proc, sv.status.State, sv.paused
