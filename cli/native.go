@@ -74,6 +74,7 @@ supervisor's log in a terminal.`,
 // startDown starts again, on a running native stack, every service that
 // is not up: stopped on request, exited (and not yet healed by the
 // supervisor) or failed; as compose up starts a stack's stopped containers.
+// A paused one is unpaused, else up would wait for it until its timeout.
 func startDown(ctx context.Context, lay native.Layout, say func(string, ...any)) error {
 	st, err := lay.ReadStatus()
 	if err != nil {
@@ -81,8 +82,11 @@ func startDown(ctx context.Context, lay native.Layout, say func(string, ...any))
 	}
 	var c *native.Client
 	for _, s := range st.Services {
+		action, doing := "start", "starting"
 		switch s.State {
 		case native.StateStopped, native.StateExited, native.StateFailed:
+		case native.StatePaused:
+			action, doing = "unpause", "unpausing"
 		default:
 			continue
 		}
@@ -91,8 +95,8 @@ func startDown(ctx context.Context, lay native.Layout, say func(string, ...any))
 				return err
 			}
 		}
-		say("  %-20s was %s; starting it ...", s.Name, s.State)
-		out, err := c.Service(ctx, "start", s.Name)
+		say("  %-20s was %s; %s it ...", s.Name, s.State, doing)
+		out, err := c.Service(ctx, action, s.Name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}

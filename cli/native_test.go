@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/labgen/labgen/runtime/native"
 )
 
 // Before any native stack ran: status says how to start one, down says
@@ -29,5 +34,44 @@ func TestNativeSuperviseIsHidden(t *testing.T) {
 	_, stdout, _ := run(t, "", nil, "--help")
 	if strings.Contains(stdout, "native-supervise") || !strings.Contains(stdout, "status") {
 		t.Errorf("command list:\n%s", stdout)
+	}
+}
+
+// labgen up on a running stack unpauses a paused service (a real sleep
+// under a real supervisor), else it would wait for it until its timeout.
+func TestStartDownUnpauses(t *testing.T) {
+	lay, err := native.NewLayout(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sup, err := native.NewSupervisor(lay, []native.Service{{Name: "a", Argv: []string{"sleep", "600"}, Health: native.Probe{Func: func(context.Context) error { return nil }}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- sup.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	if _, err := native.WaitUp(ctx, lay, 30*time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := native.Connect(lay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Service(ctx, "pause", "a"); err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	if err := startDown(ctx, lay, func(f string, a ...any) { said = append(said, fmt.Sprintf(f, a...)) }); err != nil {
+		t.Fatal(err)
+	}
+	st, err := lay.ReadStatus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := st.Service("a"); s.State != native.StateHealthy || len(said) != 2 || !strings.Contains(said[0], "was paused; unpausing it") {
+		t.Fatalf("after startDown: %+v; said %q", s, said)
 	}
 }

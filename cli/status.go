@@ -106,8 +106,13 @@ func (f nativeFace) Status(ctx context.Context, env *Env, sample time.Duration) 
 		state := s.State
 		if !running {
 			state = "down"
-		} else if s.Restarts > 0 {
-			state += fmt.Sprintf(" (restarted %d×)", s.Restarts)
+		} else {
+			if s.State == native.StatePaused {
+				state += fmt.Sprintf(" since %s UTC (%s)", s.Since.UTC().Format(time.TimeOnly), time.Since(s.Since).Round(time.Second))
+			}
+			if s.Restarts > 0 {
+				state += fmt.Sprintf(" (restarted %d×)", s.Restarts)
+			}
 		}
 		log := s.Log
 		if rel, err := filepath.Rel(lay.Lab, log); err == nil {

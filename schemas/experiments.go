@@ -555,8 +555,8 @@ func (d *decoder) decodeComposeStep(a *hcl.Attribute) *ComposeStep {
 		}
 		c.Action, c.Service = d.str(at["action"]), d.str(at["service"])
 	}
-	if !contains([]string{"stop", "start", "restart"}, c.Action) {
-		d.errorf(a.Expr.Range(), "Invalid compose action", "A compose step stops, starts or restarts a service; %q is none of these.", c.Action)
+	if !contains([]string{"stop", "start", "restart", "pause", "unpause"}, c.Action) {
+		d.errorf(a.Expr.Range(), "Invalid compose action", "A compose step stops, starts, restarts, pauses or unpauses a service; %q is none of these.", c.Action)
 	}
 	d.serviceRefs = append(d.serviceRefs, serviceRef{d.currentStep.exp, c.Service, a.Expr.Range()})
 	return c

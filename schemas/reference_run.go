@@ -183,7 +183,10 @@ var refRun = map[string]string{
 	"experiment.step.compose": "Acts on one service of the stack: `\"ACTION SERVICE\"` (`compose = \"stop taskmanager\"`) or " +
 		"`{ action, service }`. It runs through whatever runs the stack (docker compose, the native supervisor, kubectl) and " +
 		"gives no result. Default timeout 3m.",
-	"experiment.step.compose.action": "`\"stop\"`, `\"start\"` or `\"restart\"`.",
+	"experiment.step.compose.action": "`\"stop\"`, `\"start\"`, `\"restart\"`, `\"pause\"` or `\"unpause\"`. " +
+		"`pause` freezes the service's processes (docker compose pause; SIGSTOP to the native process group) until " +
+		"`unpause`: they stay alive and are not restarted, and what reads from them stalls. Kubernetes has no pause " +
+		"and refuses both at run time.",
 	"experiment.step.compose.service": "The service's name in the lab's stack; an unknown one is an error, and one whose " +
 		"component the stack leaves out makes the experiment unavailable.",
 	"experiment.step.engine": "With `sql`, required: `\"mysql\"`, `\"postgres\"` or `\"clickhouse\"`. Refused beside " +

@@ -385,7 +385,7 @@ type FlinkStep struct {
 	Show []string `json:"show"`
 }
 
-// ComposeStep stops, starts or restarts one service.
+// ComposeStep stops, starts, restarts, pauses or unpauses one service.
 type ComposeStep struct {
 	Action  string `json:"action"`
 	Service string `json:"service"`

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -139,6 +140,11 @@ func (p *Proc) Terminate(grace time.Duration) error {
 	}
 	return p.Stop()
 }
+
+// SignalGroup sends sig to the process group: the process and what it
+// spawned, as Terminate does (a SIGSTOP to the shell alone would leave
+// its children running).
+func (p *Proc) SignalGroup(sig syscall.Signal) error { return signalTree(p.cmd, sig) }
 
 // Exited is closed when the process has exited; Err then says how.
 func (p *Proc) Exited() <-chan struct{} { return p.exited }

@@ -65,6 +65,10 @@ func termTree(cmd *exec.Cmd) {
 	}
 }
 
+func signalTree(cmd *exec.Cmd, sig syscall.Signal) error {
+	return syscall.Kill(-cmd.Process.Pid, sig)
+}
+
 const lockName = ".owner.lock"
 
 // lockDir marks dir as owned by this process with an exclusive flock, which

@@ -5,6 +5,7 @@ package proc
 import (
 	"os"
 	"os/exec"
+	"syscall"
 )
 
 // Outside Linux there is no Pdeathsig and no flock-based sweeping: servers
@@ -16,6 +17,8 @@ func startCmd(cmd *exec.Cmd) error { return cmd.Start() }
 func killTree(cmd *exec.Cmd) { cmd.Process.Kill() }
 
 func termTree(cmd *exec.Cmd) { cmd.Process.Signal(os.Interrupt) }
+
+func signalTree(cmd *exec.Cmd, sig syscall.Signal) error { return cmd.Process.Signal(sig) }
 
 func lockDir(string) (*os.File, error) { return nil, nil }
 

@@ -1,7 +1,7 @@
 // Package compose controls a rendered lab's Docker Compose stack through
 // the docker executable (docker compose …): up with waiting for every
 // service to be healthy and progress per service, down, and stop / start /
-// restart of one service.
+// restart / pause / unpause of one service.
 //
 // Every command runs as
 //
@@ -314,18 +314,20 @@ func (c *Compose) Down(ctx context.Context, volumes bool) (string, error) {
 	return string(out), err
 }
 
-// Actions a compose step may take on one service.
-var Actions = []string{"stop", "start", "restart"}
+// Actions a compose step may take on one service. pause and unpause
+// freeze and thaw the service's containers with the cgroup freezer: the
+// processes stay, frozen, and a restart policy (which acts on an exit)
+// leaves them alone.
+var Actions = []string{"stop", "start", "restart", "pause", "unpause"}
 
-// Service runs stop, start or restart on one service and returns docker's
-// output.
+// Service runs one of Actions on one service and returns docker's output.
 func (c *Compose) Service(ctx context.Context, action, service string) (string, error) {
 	ok := false
 	for _, a := range Actions {
 		ok = ok || a == action
 	}
 	if !ok {
-		return "", fmt.Errorf("unknown compose action %q (want stop, start or restart)", action)
+		return "", fmt.Errorf("unknown compose action %q (want %s)", action, strings.Join(Actions, ", "))
 	}
 	out, err := c.run(ctx, action, service)
 	return string(out), err

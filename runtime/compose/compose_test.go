@@ -151,13 +151,13 @@ func TestUpTimesOut(t *testing.T) {
 func TestServiceActionsAndDown(t *testing.T) {
 	lab, log := standIn(t, "")
 	c, _ := New(lab)
-	for _, a := range []string{"stop", "start", "restart"} {
+	for _, a := range []string{"stop", "start", "restart", "pause", "unpause"} {
 		if _, err := c.Service(context.Background(), a, "taskmanager"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := c.Service(context.Background(), "kill", "taskmanager"); err == nil {
-		t.Fatal("kill accepted")
+	if _, err := c.Service(context.Background(), "kill", "taskmanager"); err == nil || !strings.Contains(err.Error(), "want stop, start, restart, pause, unpause") {
+		t.Fatalf("kill: %v", err)
 	}
 	out, err := c.Down(context.Background(), true)
 	if err != nil || !strings.Contains(out, "Removed") {
@@ -168,7 +168,7 @@ func TestServiceActionsAndDown(t *testing.T) {
 	for _, g := range got {
 		tails = append(tails, g[strings.Index(g, "compose.yaml ")+len("compose.yaml "):])
 	}
-	want := "[stop taskmanager start taskmanager restart taskmanager down --remove-orphans --volumes]"
+	want := "[stop taskmanager start taskmanager restart taskmanager pause taskmanager unpause taskmanager down --remove-orphans --volumes]"
 	if fmt.Sprint(tails) != want {
 		t.Fatalf("calls %v, want %s", tails, want)
 	}

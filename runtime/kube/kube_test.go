@@ -248,3 +248,15 @@ func liveClaims(t *testing.T, k kube.Kubectl, ns string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// pause and unpause are refused before kubectl is asked anything, with
+// the operator route named.
+func TestNoPauseOnKubernetes(t *testing.T) {
+	svc := &kube.Services{K: kube.Kubectl{Bin: "/nonexistent/kubectl"}, Namespace: "lab"}
+	for _, a := range []string{"pause", "unpause"} {
+		_, err := svc.Service(context.Background(), a, "taskmanager")
+		if err == nil || !strings.Contains(err.Error(), a+" taskmanager: no such action on Kubernetes") || !strings.Contains(err.Error(), "PodChaos (action pod-failure)") {
+			t.Errorf("%s: %v", a, err)
+		}
+	}
+}

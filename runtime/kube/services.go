@@ -12,7 +12,8 @@ import (
 // on its Kubernetes base, for labgen run: a TaskManager is a pod of a
 // streaming job's Flink cluster, which the operator's TaskManager
 // Deployment brings back; any other service is its StatefulSet or
-// Deployment, scaled to 0 and back to 1.
+// Deployment, scaled to 0 and back to 1. pause and unpause are refused
+// (see errNoPause).
 type Services struct {
 	K         Kubectl
 	Namespace string
@@ -31,8 +32,16 @@ func (s *Services) run(ctx context.Context, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
+// errNoPause is the answer to pause and unpause: kubectl has nothing
+// like docker pause, and freezing a pod takes a chaos operator.
+const errNoPause = "%s %s: no such action on Kubernetes: kubectl cannot freeze a pod's processes; " +
+	"Chaos Mesh's PodChaos (action pod-failure) is the operator's route to such a fault, and labgen does not render it yet"
+
 // Service carries out a compose step's action on a service.
 func (s *Services) Service(ctx context.Context, action, service string) (string, error) {
+	if action == "pause" || action == "unpause" {
+		return "", fmt.Errorf(errNoPause, action, service)
+	}
 	if service == "taskmanager" || strings.HasPrefix(service, "taskmanager-") {
 		return s.taskManager(ctx, action)
 	}

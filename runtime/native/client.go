@@ -57,14 +57,18 @@ func (c *Client) Command(args ...string) string {
 			return fmt.Sprintf("labgen native supervisor: start %s's process, wait until its health probe passes", args[1])
 		case "restart":
 			return fmt.Sprintf("labgen native supervisor: SIGTERM to %s's process group, start it again, wait until its health probe passes", args[1])
+		case "pause":
+			return fmt.Sprintf("labgen native supervisor: SIGSTOP to %s's process group (alive but frozen, not restarted, until unpause)", args[1])
+		case "unpause":
+			return fmt.Sprintf("labgen native supervisor: SIGCONT to %s's process group, if paused", args[1])
 		}
 	}
 	return "labgen native supervisor: " + strings.Join(args, " ")
 }
 
-// Service stops, starts or restarts one service, as docker compose
-// stop/start/restart does; start and restart return once the service is
-// healthy again.
+// Service stops, starts, restarts, pauses or unpauses one service, as
+// docker compose stop/start/restart/pause/unpause does; start and restart
+// return once the service is healthy again.
 func (c *Client) Service(ctx context.Context, action, service string) (string, error) {
 	return c.post(ctx, "/services/"+service+"/"+action)
 }

@@ -27,6 +27,7 @@ const (
 	StateSetup    = "setting up"
 	StateStarting = "starting" // running, not healthy yet
 	StateHealthy  = "healthy"
+	StatePaused   = "paused"  // SIGSTOP on request: alive but frozen
 	StateStopped  = "stopped" // on request (a compose step, labgen down)
 	StateExited   = "exited"  // on its own: a failure
 	StateFailed   = "failed"  // could not be set up, started or made ready
@@ -144,6 +145,9 @@ type supervised struct {
 	status  ServiceStatus
 	proc    *proc.Proc
 	stopped bool // a stop was asked for: its exit is no failure
+	// paused is when a pause sent the process group SIGSTOP (zero when
+	// it runs): a frozen service is a fault asked for, not a failure.
+	paused  time.Time
 	healthy chan struct{}
 	ready   bool // Ready has run
 	// heals counts the restarts since the service last stayed healthy
@@ -178,7 +182,8 @@ func (s *Supervisor) Replan(f func(ctx context.Context) ([]Service, error)) { s.
 // as compose's restart: unless-stopped does: after 1 s, doubling up to
 // 30 s while it keeps exiting; a service healthy for healedAfter starts
 // again from 1 s. A stop asked for (labgen down, a compose step, a
-// control) is never undone, and a service that fails while starting stays
+// control) is never undone, a paused service (SIGSTOP) is not restarted,
+// even when it exits, and a service that fails while starting stays
 // failed, so that labgen up reports it.
 const (
 	restartFirst, restartMax = time.Second, 30 * time.Second
@@ -396,11 +401,21 @@ func (s *Supervisor) spawn(sv *supervised) error {
 		sv.mu.Lock()
 		asked := sv.stopped || sv.proc != p
 		wasHealthy := sv.status.State == StateHealthy
+		wasPaused := !asked && !sv.paused.IsZero()
+		if wasPaused {
+			sv.paused = time.Time{}
+		}
 		sv.mu.Unlock()
 		if !asked {
 			detail := "exited"
 			if err := p.Err(); err != nil {
 				detail = err.Error()
+			}
+			if wasPaused {
+				// Its state is paused, not healthy, so it is not healed:
+				// the pause is a fault asked for, which a new process
+				// would end behind the asker's back.
+				detail += " while paused"
 			}
 			sv.mu.Lock()
 			sv.status.LastExit = time.Now().UTC().Format(time.RFC3339) + ": " + detail
@@ -523,10 +538,19 @@ func (s *Supervisor) waitHealthy(ctx context.Context, sv *supervised) error {
 }
 
 // stop stops a service's process: SIGTERM, then SIGKILL after stopGrace.
-func (s *Supervisor) stop(sv *supervised, state, why string) {
+// A paused one gets SIGCONT first, as a frozen process would hold SIGTERM
+// until the SIGKILL; resumed says so.
+func (s *Supervisor) stop(sv *supervised, state, why string) (resumed bool) {
 	sv.mu.Lock()
 	p := sv.proc
 	sv.stopped = true
+	if !sv.paused.IsZero() && p != nil {
+		sv.paused = time.Time{}
+		if err := p.SignalGroup(syscall.SIGCONT); err != nil {
+			s.log("%s: SIGCONT before its stop: %v", sv.Name, err)
+		}
+		resumed = true
+	}
 	sv.mu.Unlock()
 	if p != nil {
 		if err := p.Terminate(stopGrace); err != nil {
@@ -536,9 +560,11 @@ func (s *Supervisor) stop(sv *supervised, state, why string) {
 	if p != nil || state != StateStopped {
 		s.set(sv, state, why)
 	}
+	return resumed
 }
 
-// action is a compose step's stop, start or restart of one service.
+// action is a compose step's stop, start, restart, pause or unpause of
+// one service.
 func (s *Supervisor) action(ctx context.Context, name, what string) (string, error) {
 	sv := s.byName[name]
 	if sv == nil {
@@ -557,7 +583,7 @@ func (s *Supervisor) action(ctx context.Context, name, what string) (string, err
 		}
 		sv.mu.Unlock()
 		began := time.Now()
-		s.stop(sv, StateStopped, "stopped on request")
+		resumed := s.stop(sv, StateStopped, "stopped on request")
 		if pid == 0 {
 			return name + " was not running", nil
 		}
@@ -567,14 +593,22 @@ func (s *Supervisor) action(ctx context.Context, name, what string) (string, err
 		if time.Since(began) >= stopGrace {
 			how = fmt.Sprintf("still there after %s, killed with SIGKILL", stopGrace)
 		}
-		return fmt.Sprintf("SIGTERM to %s's process group (pid %d): %s", name, pid, how), nil
+		signals := "SIGTERM"
+		if resumed {
+			signals = "SIGCONT (it was paused), then SIGTERM"
+		}
+		return fmt.Sprintf("%s to %s's process group (pid %d): %s", signals, name, pid, how), nil
 	case "start", "restart":
 		if what == "restart" {
 			s.stop(sv, StateStopped, "restarting")
 		}
 		sv.mu.Lock()
 		running := sv.proc != nil && !sv.stopped && !exited(sv.proc)
+		paused := !sv.paused.IsZero()
 		sv.mu.Unlock()
+		if running && paused {
+			return name + " already runs, paused (unpause resumes it)", nil
+		}
 		if running {
 			return name + " already runs", nil
 		}
@@ -588,8 +622,69 @@ func (s *Supervisor) action(ctx context.Context, name, what string) (string, err
 			return "", fmt.Errorf("%s started but is not healthy: %w", name, err)
 		}
 		return fmt.Sprintf("%sed %s; healthy after %s", what, name, took), nil
+	case "pause":
+		return s.pause(sv)
+	case "unpause":
+		return s.unpause(sv)
 	}
-	return "", fmt.Errorf("unknown action %q (want stop, start or restart)", what)
+	return "", fmt.Errorf("unknown action %q (want stop, start, restart, pause or unpause)", what)
+}
+
+// pause freezes a healthy service: SIGSTOP to its process group, as
+// docker compose pause freezes a container's processes. The process
+// stays, so what reads from it stalls rather than fails, and the
+// supervisor does not restart it (only a healthy service is healed).
+// unpause sends SIGCONT, as a stop, a reload's restart and labgen down do
+// before their SIGTERM.
+func (s *Supervisor) pause(sv *supervised) (string, error) {
+	sv.mu.Lock()
+	p, state, at := sv.proc, sv.status.State, sv.paused
+	switch {
+	case !at.IsZero():
+		sv.mu.Unlock()
+		return fmt.Sprintf("%s is already paused (since %s, %s ago)", sv.Name, at.UTC().Format(time.RFC3339), time.Since(at).Round(100*time.Millisecond)), nil
+	case p == nil || sv.stopped || exited(p) || state == StateStopped || state == StateExited || state == StateFailed:
+		sv.mu.Unlock()
+		return "", fmt.Errorf("cannot pause %s: it is %s, no process runs (start it first)", sv.Name, state)
+	case state != StateHealthy:
+		// A frozen process would fail the health probe of its start.
+		sv.mu.Unlock()
+		return "", fmt.Errorf("cannot pause %s: it is %s, not healthy yet; pause it once it is", sv.Name, state)
+	}
+	if err := p.SignalGroup(syscall.SIGSTOP); err != nil {
+		sv.mu.Unlock()
+		return "", fmt.Errorf("SIGSTOP to %s's process group (pid %d): %w", sv.Name, p.Pid(), err)
+	}
+	now := time.Now()
+	sv.paused = now
+	sv.status.State, sv.status.Detail, sv.status.Since = StatePaused, "SIGSTOP on request; unpause sends SIGCONT", now
+	sv.mu.Unlock()
+	s.writeStatus(false)
+	s.log("%s paused (SIGSTOP to its process group, pid %d)", sv.Name, p.Pid())
+	return fmt.Sprintf("SIGSTOP to %s's process group (pid %d): frozen until unpause", sv.Name, p.Pid()), nil
+}
+
+// unpause resumes a paused service (SIGCONT to its process group); it is
+// healthy again, as it was when paused. A service that is not paused is
+// left alone.
+func (s *Supervisor) unpause(sv *supervised) (string, error) {
+	sv.mu.Lock()
+	p, state, at := sv.proc, sv.status.State, sv.paused
+	if at.IsZero() || p == nil {
+		sv.mu.Unlock()
+		return fmt.Sprintf("%s is not paused (%s): nothing to do", sv.Name, state), nil
+	}
+	if err := p.SignalGroup(syscall.SIGCONT); err != nil {
+		sv.mu.Unlock()
+		return "", fmt.Errorf("SIGCONT to %s's process group (pid %d): %w", sv.Name, p.Pid(), err)
+	}
+	paused := time.Since(at).Round(100 * time.Millisecond)
+	sv.paused = time.Time{}
+	sv.status.State, sv.status.Detail, sv.status.Since = StateHealthy, "", time.Now()
+	sv.mu.Unlock()
+	s.writeStatus(false)
+	s.log("%s unpaused after %s (SIGCONT to its process group, pid %d)", sv.Name, paused, p.Pid())
+	return fmt.Sprintf("SIGCONT to %s's process group (pid %d) after %s paused: it runs again", sv.Name, p.Pid(), paused), nil
 }
 
 func (s *Supervisor) set(sv *supervised, state, detail string) {
