@@ -23,7 +23,11 @@ import java.util.stream.Stream;
 public final class Main {
 
     private static final String USAGE =
-            "usage: prove-flink [--plans] [--stack] [--full-errors] [--timings] [--split-only] [--keep-temp] [--fluss-conf KEY=VALUE]... FILE.sql...\n"
+            "usage: prove-flink [--mutants [--out FILE]] [--plans] [--stack] [--full-errors] [--timings] [--split-only] [--keep-temp] [--fluss-conf KEY=VALUE]... FILE.sql...\n"
+                    + "  --mutants      instead of a report, print mutants of each file's job query as JSON\n"
+                    + "                 (one document per file with an INSERT; files without one only set up\n"
+                    + "                 tables, e.g. lake_tables.sql); exit 1 if a mutant does not parse or plan\n"
+                    + "  --out FILE     with --mutants: write the JSON to FILE instead of stdout\n"
                     + "  --plans        print Flink's EXPLAIN output for every planned statement\n"
                     + "  --stack        print stack traces of failures\n"
                     + "  --timings      print the time each statement took\n"
@@ -46,6 +50,8 @@ public final class Main {
         Prover.Options opts = new Prover.Options();
         boolean keepTemp = false;
         boolean splitOnly = false;
+        boolean mutants = false;
+        Path outFile = null;
         Map<String, String> flussConf = new LinkedHashMap<>();
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -62,6 +68,16 @@ public final class Main {
                     break;
                 case "--full-errors":
                     opts.fullErrors = true;
+                    break;
+                case "--mutants":
+                    mutants = true;
+                    break;
+                case "--out":
+                    if (i + 1 >= args.length) {
+                        System.err.println("--out needs FILE\n" + USAGE);
+                        return 2;
+                    }
+                    outFile = Paths.get(args[++i]);
                     break;
                 case "--split-only":
                     splitOnly = true;
@@ -113,6 +129,16 @@ public final class Main {
             }
         }
 
+        if (mutants) {
+            try {
+                return mutants(files, temp, cluster, opts, outFile, out);
+            } finally {
+                if (!keepTemp) {
+                    deleteTree(temp);
+                }
+            }
+        }
+
         out.println("prove-flink: " + versions());
         out.println("temp dir: " + temp + (keepTemp ? " (kept)" : " (removed at exit)"));
         out.println("Fluss stand-in cluster configuration (--fluss-conf to change): " + cluster);
@@ -158,6 +184,62 @@ public final class Main {
         }
         out.println(failed == 0 ? "PASS" : "FAIL");
         return failed == 0 ? 0 : 1;
+    }
+
+    /**
+     * --mutants: proves the files in order (one JVM, shared storage, as in a report) and
+     * prints the mutants of each file that has a job (an INSERT). The prover's report goes
+     * to a buffer, shown on stderr only when something fails.
+     */
+    private static int mutants(
+            List<Path> files,
+            Path temp,
+            Map<String, String> cluster,
+            Prover.Options opts,
+            Path outFile,
+            PrintStream out)
+            throws IOException {
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        PrintStream logOut = new PrintStream(log, true, StandardCharsets.UTF_8);
+        Prover prover = new Prover(temp, new FlussStandin(cluster), opts, logOut);
+        Mutants gen = new Mutants(prover, log);
+        StringBuilder json = new StringBuilder();
+        for (Path f : files) {
+            Mutants.Job job;
+            try {
+                job = gen.generate(f);
+            } catch (Mutants.GeneratorException e) {
+                System.err.println("prove-flink --mutants: " + f + ": " + e.getMessage());
+                return 1;
+            }
+            if (job == null) {
+                System.err.println("prove-flink --mutants: " + f + ": no INSERT; proved as setup");
+                continue;
+            }
+            int made = 0;
+            int skipped = 0;
+            int equivalent = 0;
+            for (Mutants.Mutant m : job.mutants) {
+                if (m.skipped != null) {
+                    skipped++;
+                } else {
+                    made++;
+                    equivalent += m.equivalent ? 1 : 0;
+                }
+            }
+            System.err.printf(
+                    "prove-flink --mutants: %s: job %s: %d mutants planned (%d equivalent), %d skipped%n",
+                    f, job.job, made, equivalent, skipped);
+            json.append(Mutants.json(job));
+        }
+        byte[] bytes = json.toString().getBytes(StandardCharsets.UTF_8);
+        if (outFile != null) {
+            Files.write(outFile, bytes);
+        } else {
+            out.write(bytes);
+            out.flush();
+        }
+        return 0;
     }
 
     /** Prints how each file splits into statements (no Flink involved). */

@@ -100,6 +100,7 @@ final class Prover {
     private List<ModifyOperation> openStatementSet; // BEGIN STATEMENT SET; ... END;
     private int openStatementSetLine;
     private boolean hadFailure;
+    private String lastPlan; // the EXPLAIN of the last planned statement (mutants compare them)
 
     Prover(Path tempRoot, FlussStandin fluss, Options opts, PrintStream out) {
         this.tempRoot = tempRoot;
@@ -182,6 +183,29 @@ final class Prover {
                     "statement set opened here is never closed with END;");
         }
         return finish();
+    }
+
+    /**
+     * Proves one more statement in the environment the last {@link #prove} left (its
+     * tables, views and settings), through the same path as a file's statements. Used by
+     * the mutants mode. Returns the statement's counts; {@link #lastPlan()} has its plan.
+     */
+    FileResult proveMore(String text, String label) {
+        result = new FileResult(fileName + " (" + label + ")");
+        hadFailure = false;
+        lastPlan = null;
+        stmt = new SqlSplitter.Statement(text, 1, 1, true);
+        proveStatement(stmt);
+        return result;
+    }
+
+    String lastPlan() {
+        return lastPlan;
+    }
+
+    /** The environment the last {@link #prove} ran in. */
+    TableEnvironmentInternal env() {
+        return env;
     }
 
     private FileResult finish() {
@@ -469,6 +493,7 @@ final class Prover {
     private void plan(List<Operation> ops, String label) {
         String plan =
                 env.explainInternal(ops, ExplainFormat.TEXT, ExplainDetail.CHANGELOG_MODE);
+        lastPlan = plan;
         StringBuilder what = new StringBuilder("planned");
         Set<String> reads = new LinkedHashSet<>();
         Set<String> writes = new LinkedHashSet<>();
