@@ -5,6 +5,15 @@ control "join_cancelled" {
   cancel = [job.order_wide]
 }
 
+# A mutant aimed at the payment status: every row still arrives, on time,
+# and says PENDING, so only a check of the status itself can see it.
+control "status_stale" {
+  title = "The join never takes the payment's status"
+  text  = "A mutant of order_wide: every order is served, on time, as PENDING, whatever its payment says."
+  job   = job.order_wide
+  query = file("controls/status_stale.sql")
+}
+
 experiment "baseline" {
   number   = 1
   title    = "Establish a baseline"
@@ -171,7 +180,7 @@ experiment "trace_order" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].payment_status == step.pick.payment_status && samples[length(samples) - 1].ms <= 30000
       message   = "Measured: within 30 s ClickHouse serves the order once, with the payment status PostgreSQL has."
-      detects   = [control.join_cancelled]
+      detects   = [control.join_cancelled, control.status_stale]
     }
   }
 
@@ -186,7 +195,7 @@ experiment "trace_order" {
     expect {
       condition = length(distinct([for m in result.messages : jsondecode(m.value).payment_status if !m.tombstone])) >= 2
       message   = "Measured: the key has several versions, with different payment statuses (PENDING, then the payment's)."
-      detects   = [control.join_cancelled]
+      detects   = [control.join_cancelled, control.status_stale]
     }
   }
 

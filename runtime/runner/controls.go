@@ -82,6 +82,13 @@ func (r *Runner) capOrDefault() time.Duration {
 	return DefaultControlCap
 }
 
+// controlCap bounds waits under c. A pause that thaws by itself lets the
+// rows arrive late: the waits must outlast it, or a bound on lag would
+// be seen only as an empty result, which shows nothing.
+func (r *Runner) controlCap(c *schemas.Control) time.Duration {
+	return r.capOrDefault() + schemas.ParseDuration(c.PauseFor)
+}
+
 func (r *Runner) controlRun(exp, control string) *record.ControlRun {
 	for _, c := range r.rec.Controls {
 		if c.Experiment == exp && c.Control == control {
@@ -108,7 +115,7 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 
 	r.opt.Progress.Info(fmt.Sprintf("control %s: %s", c.Name, c.Title))
 	first := &record.ControlRun{Experiment: exps[0].Name, Number: exps[0].Number, Control: c.Name, Title: c.Title,
-		Started: r.now().UTC(), Cap: r.capOrDefault().String()}
+		Started: r.now().UTC(), Cap: r.controlCap(c).String()}
 	applyErr := r.applyControl(ctx, c, first)
 	var runs []*record.ControlRun
 	for i, e := range exps {
@@ -131,7 +138,7 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 				delete(r.missing, k)
 			}
 		}
-		r.cap = r.capOrDefault()
+		r.cap = r.controlCap(c)
 		needed := neededUnderControl(e)
 		for _, s := range e.Steps {
 			skip := ""
