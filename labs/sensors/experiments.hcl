@@ -1,10 +1,32 @@
-# The negative control: what every measuring expectation must notice.
-# `labgen run --controls` cancels the streaming jobs, runs each
-# experiment that names the control again, and submits them afterwards.
+# Negative controls. `labgen run --controls` applies each, runs every
+# experiment whose expectations name it again, and undoes it. Cancelling
+# the jobs empties every result; the mutants keep rows flowing, each
+# emitted twice, and the frozen TaskManager keeps the jobs alive but late.
 control "streams_cancelled" {
   title  = "The streaming jobs are cancelled"
   text   = "No window closes, no site count changes, no delivery is joined, while MySQL keeps taking readings and receipts."
   cancel = [job.device_window, job.site_heat, job.deliveries]
+}
+
+control "windows_doubled" {
+  title = "Every window is emitted twice"
+  text  = "A mutant of device_window: each closed window reaches Kafka and ClickHouse twice, with the same values; FINAL shows one."
+  job   = job.device_window
+  query = file("controls/windows_doubled.sql")
+}
+
+control "deliveries_doubled" {
+  title = "Every delivery is emitted twice"
+  text  = "A mutant of deliveries: each match reaches Kafka and ClickHouse twice; FINAL shows one."
+  job   = job.deliveries
+  query = file("controls/deliveries_doubled.sql")
+}
+
+control "taskmanager_paused" {
+  title     = "The TaskManager is frozen for 40 s"
+  text      = "SIGSTOP to the TaskManager at the experiment's start, SIGCONT 40 s later: the jobs stay RUNNING and lose nothing, and every window is late."
+  pause     = ["taskmanager"]
+  pause_for = "40s"
 }
 
 experiment "baseline" {
@@ -69,7 +91,7 @@ experiment "baseline" {
     expect {
       condition = result.rows[0].windows > 0 && samples[length(samples) - 1].ms <= 40000
       message   = "Measured: windows keep closing: one ending after the newest reading was served within 40 s."
-      detects   = [control.streams_cancelled]
+      detects   = [control.streams_cancelled, control.taskmanager_paused]
     }
   }
 
@@ -116,9 +138,9 @@ experiment "window_closes" {
     }
 
     expect {
-      condition = length(result.rows) > 0 && result.rows[0].readings > 0
-      message   = "The window appears, counting the reading followed among its readings."
-      detects   = [control.streams_cancelled]
+      condition = length(result.rows) > 0 && result.rows[0].readings > 0 && samples[length(samples) - 1].ms <= 40000
+      message   = "Measured: within 40 s the window appears, counting the reading followed among its readings."
+      detects   = [control.streams_cancelled, control.taskmanager_paused]
     }
   }
 
@@ -136,7 +158,7 @@ experiment "window_closes" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].readings == step.wait_for_window.readings
       message   = "A closed window is written once and never changes."
-      detects   = [control.streams_cancelled]
+      detects   = [control.streams_cancelled, control.windows_doubled]
     }
   }
 
@@ -235,10 +257,12 @@ experiment "late_receipts" {
     }
   }
 
+  # Without FINAL: every delivery ClickHouse received, not merged away,
+  # so a match emitted twice shows twice.
   step "delivery" {
     title  = "Its delivery in ClickHouse"
     engine = "clickhouse"
-    sql    = "SELECT reading_id, device_id, measured_at, received_at, delay_s FROM telemetry.deliveries FINAL WHERE reading_id = ${step.receipt.reading_id}"
+    sql    = "SELECT reading_id, device_id, measured_at, received_at, delay_s FROM telemetry.deliveries WHERE reading_id = ${step.receipt.reading_id}"
   }
 
   step "wait_for_delivery" {
@@ -254,7 +278,7 @@ experiment "late_receipts" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].delay_s <= 10
       message   = "The receipt, which came within ten seconds, met its reading once."
-      detects   = [control.streams_cancelled]
+      detects   = [control.streams_cancelled, control.deliveries_doubled]
     }
   }
 

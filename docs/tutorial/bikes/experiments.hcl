@@ -1,10 +1,26 @@
-# The negative control: what the measuring expectations must notice.
-# `labgen run --controls` cancels the job, runs each experiment that names
-# the control again, and submits the job again afterwards.
+# Negative controls: what the measuring expectations must notice.
+# `labgen run --controls` applies each, runs every experiment that names
+# it again, and undoes it. Cancelling the job empties every result; a
+# mutant of the job's SQL keeps rows flowing, wrong in one named way, so
+# only an expectation about that very value can see it.
 control "trips_cancelled" {
   title  = "The trips job is cancelled"
   text   = "Nothing new reaches Kafka or ClickHouse, while the docks keep writing rides and arrivals into MySQL."
   cancel = [job.trips]
+}
+
+control "duration_in_minutes" {
+  title = "The job counts durations in minutes"
+  text  = "A mutant of trips: duration_s holds minutes; every trip still arrives, on time, RETURNED, with its end station."
+  job   = job.trips
+  query = file("controls/duration_in_minutes.sql")
+}
+
+control "status_stuck" {
+  title = "A trip never leaves RIDING"
+  text  = "A mutant of trips: the status is always RIDING, though the end station and duration arrive."
+  job   = job.trips
+  query = file("controls/status_stuck.sql")
 }
 
 experiment "every_ride_arrives" {
@@ -139,7 +155,7 @@ experiment "arrival_updates_trip" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].end_station == step.pick.end_station && result.rows[0].duration_s == step.pick.duration_s && samples[length(samples) - 1].ms <= 20000
       message   = "Measured: within 20 s ClickHouse serves the trip once, with the end station and duration MySQL has."
-      detects   = [control.trips_cancelled]
+      detects   = [control.trips_cancelled, control.duration_in_minutes]
     }
   }
 
@@ -154,7 +170,7 @@ experiment "arrival_updates_trip" {
     expect {
       condition = length(distinct([for m in result.messages : jsondecode(m.value).status if !m.tombstone])) == 2
       message   = "Measured: the key has a RIDING and a RETURNED version in the topic."
-      detects   = [control.trips_cancelled]
+      detects   = [control.trips_cancelled, control.status_stuck]
     }
   }
 
