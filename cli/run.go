@@ -311,7 +311,11 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	c := rec.Count()
 	fmt.Fprintf(env.Stdout, "%s\n", c.Summary())
 	if len(rec.Verdicts) > 0 {
-		fmt.Fprintf(env.Stdout, "Controls: %s.\n", rec.VerdictSummary())
+		line := rec.VerdictSummary()
+		if score := rec.MutationScore(); score != "" {
+			line += "; " + score
+		}
+		fmt.Fprintf(env.Stdout, "Controls: %s.\n", line)
 	}
 	fmt.Fprintf(env.Stdout, "%s\n", md)
 	if rec.Failed() {

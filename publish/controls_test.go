@@ -43,3 +43,41 @@ func TestControlsOnPage(t *testing.T) {
 		}
 	}
 }
+
+// TestMutantsOnPage: a mutant is killed when an expectation was shown
+// able to fail under it; a survivor is named with its diff, on the page
+// and in record.md.
+func TestMutantsOnPage(t *testing.T) {
+	r := load(t, "sampled")
+	diff := "--- jobs/order_wide\n+++ control status_stale\n@@ -5,3 +5,3 @@\n-  COALESCE(p.payment_status, 'PENDING') AS payment_status,\n+  'PENDING' AS payment_status,\n"
+	r.Controls = []*record.ControlRun{
+		{Experiment: "x", Number: 1, Control: "status_stale", Title: "The status never updates", Kind: "mutant", Diff: diff},
+		{Experiment: "y", Number: 2, Control: "status_stale", Title: "The status never updates", Kind: "mutant", Diff: diff},
+		{Experiment: "x", Number: 1, Control: "orders_lost", Title: "One order in ten lost", Kind: "mutant", Diff: "-a\n+b\n"},
+		{Experiment: "x", Number: 1, Control: "join_cancelled", Title: "The join is cancelled", Kind: "kill switch"},
+	}
+	r.Verdicts = []record.Verdict{
+		{Experiment: "x", Number: 1, Step: "a", Control: "status_stale", Healthy: "held", Verdict: record.VerdictNotCheckable},
+		{Experiment: "y", Number: 2, Step: "b", Control: "status_stale", Healthy: "held", Verdict: record.VerdictAbleToFail},
+		{Experiment: "x", Number: 1, Step: "a", Control: "orders_lost", Healthy: "held", Verdict: record.VerdictBlind},
+		{Experiment: "x", Number: 1, Step: "a", Control: "join_cancelled", Healthy: "held", Verdict: record.VerdictAbleToFail},
+	}
+	if got, want := r.MutationScore(), "1 of 2 mutants killed (survived: orders_lost)"; got != want {
+		t.Errorf("MutationScore() = %q, want %q", got, want)
+	}
+	b, err := Page(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 of 2 mutants killed (survived: orders_lost).", "<code>orders_lost</code> (One order in ten lost): <strong>survived</strong>", "PENDING&#39; AS payment_status,"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	md := string(record.Markdown(r))
+	for _, want := range []string{"### Mutants", "- `status_stale` (The status never updates): killed.", "```diff\n--- jobs/order_wide"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("record.md lacks %q", want)
+		}
+	}
+}

@@ -47,6 +47,63 @@ type ControlRun struct {
 	// Cap is the bound on waits and step timeouts while it was on.
 	Cap   string  `json:"cap"`
 	Steps []*Step `json:"steps"`
+	// Kind is the control's: "kill switch", "fault" or "mutant"; Diff,
+	// for a mutant, is its query against the job's (a unified diff).
+	Kind string `json:"kind,omitempty"`
+	Diff string `json:"diff,omitempty"`
+}
+
+// Mutant is one mutant control of a run and whether an expectation
+// killed it: was shown able to fail under it.
+type Mutant struct {
+	Control string
+	Title   string
+	Diff    string
+	Killed  bool
+}
+
+// Mutants are the run's mutant controls, in the order they ran.
+func (r *Record) Mutants() []Mutant {
+	var out []Mutant
+	at := map[string]int{}
+	for _, c := range r.Controls {
+		if c.Kind != "mutant" {
+			continue
+		}
+		if _, ok := at[c.Control]; !ok {
+			at[c.Control] = len(out)
+			out = append(out, Mutant{Control: c.Control, Title: c.Title, Diff: c.Diff})
+		}
+	}
+	for _, v := range r.Verdicts {
+		if i, ok := at[v.Control]; ok && v.Verdict == VerdictAbleToFail {
+			out[i].Killed = true
+		}
+	}
+	return out
+}
+
+// MutationScore says how many mutants an expectation killed: "3 of 3
+// mutants killed", or "" when none ran.
+func (r *Record) MutationScore() string {
+	ms := r.Mutants()
+	if len(ms) == 0 {
+		return ""
+	}
+	killed := 0
+	var survivors []string
+	for _, m := range ms {
+		if m.Killed {
+			killed++
+		} else {
+			survivors = append(survivors, m.Control)
+		}
+	}
+	s := fmt.Sprintf("%d of %d mutants killed", killed, len(ms))
+	if len(survivors) > 0 {
+		s += " (survived: " + strings.Join(survivors, ", ") + ")"
+	}
+	return s
 }
 
 // Verdict is one expectation of a healthy run against one of its
@@ -274,6 +331,19 @@ func writeControls(w io.Writer, r *Record) {
 		rows = append(rows, []string{fmt.Sprintf("%02d", v.Number), "`" + v.Step + "`", v.Message, ctl, v.Healthy, under, "**" + v.Verdict + "**"})
 	}
 	writeTable(w, []string{"exp.", "step", "expectation", "control", "healthy", "under the control", "verdict"}, rows, nil)
+	if score := r.MutationScore(); score != "" {
+		fmt.Fprintf(w, "\n### Mutants\n\nEach mutant runs the job with SQL wrong in one named way; an expectation kills it when it is shown able to fail under it. %s.\n", score)
+		for _, m := range r.Mutants() {
+			word := "killed"
+			if !m.Killed {
+				word = "**survived**: no expectation was false under it"
+			}
+			fmt.Fprintf(w, "\n- `%s` (%s): %s.\n", m.Control, m.Title, word)
+			if m.Diff != "" {
+				fmt.Fprintf(w, "\n```diff\n%s```\n", m.Diff)
+			}
+		}
+	}
 	for _, c := range r.Controls {
 		fmt.Fprintf(w, "\n### %02d under control `%s`: %s\n\n", c.Number, c.Control, c.Title)
 		for _, a := range c.Applied {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pmezard/go-difflib/difflib"
+
 	"github.com/labgen/labgen/runtime/flinkapi"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
@@ -82,6 +84,35 @@ func (r *Runner) capOrDefault() time.Duration {
 	return DefaultControlCap
 }
 
+// mutantDiff is a mutant's query against its job's, as a unified diff
+// without the SQL comments (the mutant's say why it is wrong; the diff
+// shows where).
+func (r *Runner) mutantDiff(c *schemas.Control) string {
+	m := c.Mutant
+	if m == nil {
+		return ""
+	}
+	job := r.lab.Job(m.Name)
+	if job == nil {
+		return ""
+	}
+	code := func(q string) []string {
+		var out []string
+		for _, l := range difflib.SplitLines(q + "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: code(job.Query), B: code(m.Query),
+		FromFile: "jobs/" + job.Name, ToFile: "control " + c.Name, Context: 1})
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
 // controlCap bounds waits under c. A pause that thaws by itself lets the
 // rows arrive late: the waits must outlast it, or a bound on lag would
 // be seen only as an empty result, which shows nothing.
@@ -115,14 +146,14 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 
 	r.opt.Progress.Info(fmt.Sprintf("control %s: %s", c.Name, c.Title))
 	first := &record.ControlRun{Experiment: exps[0].Name, Number: exps[0].Number, Control: c.Name, Title: c.Title,
-		Started: r.now().UTC(), Cap: r.controlCap(c).String()}
+		Started: r.now().UTC(), Cap: r.controlCap(c).String(), Kind: c.Kind(), Diff: r.mutantDiff(c)}
 	applyErr := r.applyControl(ctx, c, first)
 	var runs []*record.ControlRun
 	for i, e := range exps {
 		run := first
 		if i > 0 {
 			run = &record.ControlRun{Experiment: e.Name, Number: e.Number, Control: c.Name, Title: c.Title,
-				Started: r.now().UTC(), Cap: first.Cap, Applied: []string{"(still on since experiment " + fmt.Sprintf("%02d", exps[0].Number) + ")"}}
+				Started: r.now().UTC(), Cap: first.Cap, Kind: first.Kind, Diff: first.Diff, Applied: []string{"(still on since experiment " + fmt.Sprintf("%02d", exps[0].Number) + ")"}}
 		}
 		r.rec.Controls = append(r.rec.Controls, run)
 		runs = append(runs, run)

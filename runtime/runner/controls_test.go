@@ -104,3 +104,23 @@ func TestConditionParts(t *testing.T) {
 		t.Errorf("conditionParts:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestMutantDiff: a mutant's record shows where its SQL differs from
+// the job's, without the comments that say why.
+func TestMutantDiff(t *testing.T) {
+	lab := seedLab(t)
+	r := &Runner{lab: lab}
+	d := r.mutantDiff(lab.Control("status_stale"))
+	for _, want := range []string{"--- jobs/order_wide\n", "+++ control status_stale\n",
+		"-  COALESCE(p.payment_status, 'PENDING') AS payment_status,\n", "+  'PENDING' AS payment_status,\n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "Mutant of") || strings.Contains(d, "o.customer_id") {
+		t.Errorf("the diff shows comments or lines far from the change:\n%s", d)
+	}
+	if r.mutantDiff(lab.Control("join_cancelled")) != "" {
+		t.Error("a control that is not a mutant has a diff")
+	}
+}
