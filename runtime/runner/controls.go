@@ -170,7 +170,7 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 			}
 		}
 		r.cap = r.controlCap(c)
-		needed := neededUnderControl(e)
+		needed := neededUnderControl(e, c.Name)
 		for _, s := range e.Steps {
 			skip := ""
 			if !needed[s.Name] {
@@ -212,12 +212,12 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 }
 
 // neededUnderControl names the steps of e that run under a control:
-// those with expectations, the steps whose captures or results they
-// use, and every step before the last of them that acts on the stack (a
+// those with expectations that name it, the steps whose captures or
+// results they use, and every step before the last of them that acts on the stack (a
 // service step, bounded jobs, a wait that lets time pass). The rest —
 // reads nobody checks, smoke checks, whatever follows the last
 // expectation — would only spend the control's time.
-func neededUnderControl(e *schemas.Experiment) map[string]bool {
+func neededUnderControl(e *schemas.Experiment, control string) map[string]bool {
 	need := map[string]bool{}
 	var mark func(s *schemas.Step)
 	mark = func(s *schemas.Step) {
@@ -243,9 +243,11 @@ func neededUnderControl(e *schemas.Experiment) map[string]bool {
 	}
 	last := -1
 	for i, s := range e.Steps {
-		if len(s.Expects) > 0 {
-			mark(s)
-			last = i
+		for _, x := range s.Expects {
+			if slices.Contains(x.Detects, control) {
+				mark(s)
+				last = i
+			}
 		}
 	}
 	for i, s := range e.Steps {

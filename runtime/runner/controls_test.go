@@ -20,9 +20,10 @@ func seedLab(t *testing.T) *schemas.Lab {
 	return lab
 }
 
-// TestNeededUnderControl keeps what the expectations read and what acts
-// on the stack before them, and leaves out reads nobody checks, smoke
-// checks and whatever follows the last expectation.
+// TestNeededUnderControl keeps what the expectations naming the control
+// read and what acts on the stack before them, and leaves out reads
+// nobody checks, smoke checks and whatever follows the last expectation
+// that names it.
 func TestNeededUnderControl(t *testing.T) {
 	lab := seedLab(t)
 	for exp, want := range map[string]map[string]bool{
@@ -31,11 +32,19 @@ func TestNeededUnderControl(t *testing.T) {
 			"start": true, "last_during": true, "after": true, "cohort_complete": true, "smoke": false, "batch": false, "revisit": false},
 		"hourly_summary": {"batch": true, "category": true, "hour_in_mysql": true, "detail_fresh": false, "hourly": false},
 	} {
-		got := neededUnderControl(lab.Experiment(exp))
+		got := neededUnderControl(lab.Experiment(exp), "join_cancelled")
 		for step, w := range want {
 			if got[step] != w {
 				t.Errorf("%s: step %s needed = %v, want %v", exp, step, got[step], w)
 			}
+		}
+	}
+	// Under the premature status only serving_before's expectation is
+	// aimed: the payment and the waits after it are not run.
+	got := neededUnderControl(lab.Experiment("delayed_payment"), "status_premature")
+	for step, w := range map[string]bool{"pending": true, "serving_before": true, "wait_for_payment": false, "wait_for_join": false, "paid_row": false} {
+		if got[step] != w {
+			t.Errorf("delayed_payment under status_premature: step %s needed = %v, want %v", step, got[step], w)
 		}
 	}
 }
