@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -147,7 +148,12 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 	r.opt.Progress.Info(fmt.Sprintf("control %s: %s", c.Name, c.Title))
 	first := &record.ControlRun{Experiment: exps[0].Name, Number: exps[0].Number, Control: c.Name, Title: c.Title,
 		Started: r.now().UTC(), Cap: r.controlCap(c).String(), Kind: c.Kind(), Diff: r.mutantDiff(c)}
-	applyErr := r.applyControl(ctx, c, first)
+	// The thaw of a pause_for belongs to this application only: undone
+	// first, it must not thaw the next experiment's pause early.
+	actx, stopThaw := context.WithCancel(ctx)
+	defer stopThaw()
+	th := &thaw{}
+	applyErr := r.applyControl(actx, c, first, th)
 	var runs []*record.ControlRun
 	for i, e := range exps {
 		run := first
@@ -199,6 +205,8 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 	defer cancel()
 	last := runs[len(runs)-1]
+	stopThaw()
+	first.Applied = append(first.Applied, th.wait()...)
 	if err := r.undoControl(uctx, c, last); err != nil {
 		last.Error = joinErr(last.Error, "undoing the control: "+err.Error())
 		r.opt.Progress.Info("control " + c.Name + " could not be undone: " + oneLine(err.Error()))
@@ -268,7 +276,7 @@ func neededUnderControl(e *schemas.Experiment, control string) map[string]bool {
 // applyControl sabotages the stack as c says, each action through the
 // face that runs it: services stopped and paused, jobs cancelled, a
 // job's mutant submitted in its place.
-func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *record.ControlRun) error {
+func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *record.ControlRun, th *thaw) error {
 	services := func() error {
 		if r.opt.Compose != nil {
 			return nil
@@ -297,7 +305,9 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 	if d := schemas.ParseDuration(c.PauseFor); d > 0 && len(c.Pause) > 0 {
 		// Thawed while the experiment runs: the pipeline catches up, late.
 		// Undo unpauses again, which is harmless for a thawed service.
+		th.done = make(chan struct{})
 		go func() {
+			defer close(th.done)
 			t := time.NewTimer(d)
 			defer t.Stop()
 			select {
@@ -311,10 +321,10 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 				if err != nil {
 					msg += " failed: " + oneLine(err.Error())
 				}
-				r.opt.Progress.Info(fmt.Sprintf("control %s: %s after %s", c.Name, msg, c.PauseFor))
-				r.mu.Lock()
-				run.Applied = append(run.Applied, fmt.Sprintf("after %s: %s", c.PauseFor, msg))
-				r.mu.Unlock()
+				r.opt.Progress.Info(fmt.Sprintf("control %s, after %s: %s", c.Name, c.PauseFor, msg))
+				th.mu.Lock()
+				th.applied = append(th.applied, fmt.Sprintf("after %s: %s", c.PauseFor, msg))
+				th.mu.Unlock()
 			}
 		}()
 	}
@@ -360,15 +370,32 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 	return nil
 }
 
+// thaw is what a pause_for did while the experiment ran: the unpause,
+// from its own goroutine, kept apart from the record until it has ended.
+type thaw struct {
+	done    chan struct{}
+	mu      sync.Mutex
+	applied []string
+}
+
+// wait returns the thaw's actions once its goroutine has ended (at once
+// when there is none).
+func (t *thaw) wait() []string {
+	if t.done != nil {
+		<-t.done
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.applied
+}
+
 // serviceAction runs one action of a control on a service and records it.
 func (r *Runner) serviceAction(ctx context.Context, run *record.ControlRun, action, svc string) error {
 	cmd := r.opt.Compose.Command(action, svc)
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	out, err := r.opt.Compose.Service(sctx, action, svc)
 	cancel()
-	r.mu.Lock()
 	run.Applied = append(run.Applied, actionText(cmd, out))
-	r.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", action, svc, err)
 	}
