@@ -71,10 +71,11 @@ bench-producer: ## producer throughput vs plain INSERTs on MariaDB and PostgreSQ
 bench: bench-producer ## every benchmark
 	$(GO) test ./render -run '^$$' -bench Render -benchmem
 
-prove: build ## run the labs' rendered SQL through Flink's planner and ClickHouse (chdb), and Kafka tests on a real broker
+prove: build ## run the labs' rendered SQL through Flink's planner and ClickHouse (chdb), Kafka tests on a real broker, and the mutants Flink's parser derives from each streaming job (each planned)
 	./prove/prove.sh
 	LAB=labs/sensors PROVE_ONLY="flink clickhouse" ./prove/prove.sh
 	LAB=labs/orders_pg PROVE_ONLY="flink clickhouse" ./prove/prove.sh
+	./prove/flink/mutants-selftest.sh
 
 clean: ## remove build outputs and rendered labs
 	rm -rf bin out/*/
