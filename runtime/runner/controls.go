@@ -176,7 +176,7 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 			}
 		}
 		r.cap = r.controlCap(c)
-		needed := neededUnderControl(e, c.Name)
+		needed := neededUnderControl(e, c)
 		for _, s := range e.Steps {
 			skip := ""
 			if !needed[s.Name] {
@@ -221,11 +221,13 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 
 // neededUnderControl names the steps of e that run under a control:
 // those with expectations that name it, the steps whose captures or
-// results they use, and every step before the last of them that acts on the stack (a
-// service step, bounded jobs, a wait that lets time pass). The rest —
+// results they use, and every step before the last of them that acts on
+// the stack (a service step, bounded jobs) or lets time pass (a plain or
+// sampling wait; under a control that keeps the pipeline alive, every
+// wait). The rest —
 // reads nobody checks, smoke checks, whatever follows the last
 // expectation — would only spend the control's time.
-func neededUnderControl(e *schemas.Experiment, control string) map[string]bool {
+func neededUnderControl(e *schemas.Experiment, c *schemas.Control) map[string]bool {
 	need := map[string]bool{}
 	var mark func(s *schemas.Step)
 	mark = func(s *schemas.Step) {
@@ -252,7 +254,7 @@ func neededUnderControl(e *schemas.Experiment, control string) map[string]bool {
 	last := -1
 	for i, s := range e.Steps {
 		for _, x := range s.Expects {
-			if slices.Contains(x.Detects, control) {
+			if slices.Contains(x.Detects, c.Name) {
 				mark(s)
 				last = i
 			}
@@ -266,7 +268,12 @@ func neededUnderControl(e *schemas.Experiment, control string) map[string]bool {
 			s.Kind == schemas.StepLab && s.Lab != nil && s.Lab.Action != "smoke"
 		// A sampling wait lets time pass too (experiment 06's outage).
 		sampling := s.Kind == schemas.StepWait && s.Wait != nil && s.Wait.Until == nil && s.Wait.Duration != ""
-		if acts || sampling {
+		// Under a mutant or a fault the pipeline still moves: every wait
+		// lets time pass as on the healthy run, so that a later read sees
+		// what the pipeline had time to do (a version not there yet would
+		// read as a detection). Under a kill switch waiting shows nothing.
+		alive := c.Kind() != "kill switch" && s.Kind == schemas.StepWait
+		if acts || sampling || alive {
 			mark(s)
 		}
 	}

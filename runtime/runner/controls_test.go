@@ -32,7 +32,7 @@ func TestNeededUnderControl(t *testing.T) {
 			"start": true, "last_during": true, "after": true, "cohort_complete": true, "smoke": false, "batch": false, "revisit": false},
 		"hourly_summary": {"batch": true, "category": true, "hour_in_mysql": true, "detail_fresh": false, "hourly": false},
 	} {
-		got := neededUnderControl(lab.Experiment(exp), "join_cancelled")
+		got := neededUnderControl(lab.Experiment(exp), lab.Control("join_cancelled"))
 		for step, w := range want {
 			if got[step] != w {
 				t.Errorf("%s: step %s needed = %v, want %v", exp, step, got[step], w)
@@ -41,11 +41,21 @@ func TestNeededUnderControl(t *testing.T) {
 	}
 	// Under the premature status only serving_before's expectation is
 	// aimed: the payment and the waits after it are not run.
-	got := neededUnderControl(lab.Experiment("delayed_payment"), "status_premature")
+	got := neededUnderControl(lab.Experiment("delayed_payment"), lab.Control("status_premature"))
 	for step, w := range map[string]bool{"pending": true, "serving_before": true, "wait_for_payment": false, "wait_for_join": false, "paid_row": false} {
 		if got[step] != w {
 			t.Errorf("delayed_payment under status_premature: step %s needed = %v, want %v", step, got[step], w)
 		}
+	}
+	// Under a mutant the pipeline moves: a wait before the last aimed
+	// expectation runs as on the healthy run, though nothing checks it.
+	tut, diags := schemas.NewParser().Load("../../docs/tutorial/bikes", schemas.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	got = neededUnderControl(tut.Experiment("arrival_updates_trip"), tut.Control("status_stuck"))
+	if !got["returned"] || !got["trip"] || !got["versions"] {
+		t.Errorf("arrival_updates_trip under status_stuck: needed %v, want the wait returned before versions", got)
 	}
 }
 
