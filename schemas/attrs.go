@@ -243,3 +243,10 @@ func trimText(s string) string { return strings.TrimSpace(s) }
 func jsonNumber(v cty.Value) json.Number {
 	return json.Number(v.AsBigFloat().Text('g', -1))
 }
+
+// exprString decodes one expression (a map's key or value) as a string.
+func (d *decoder) exprString(e hcl.Expression) (string, bool) {
+	before := len(d.diags)
+	s := d.str(&hcl.Attribute{Name: "replace", Expr: e, Range: e.Range()})
+	return s, len(d.diags) == before
+}

@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -55,7 +56,7 @@ func (c *Control) Kind() string {
 
 var controlSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "text"}, {Name: "stop"}, {Name: "cancel"},
-		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}},
+		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}, {Name: "replace"}},
 }
 
 func (d *decoder) decodeControl(b *hcl.Block) *Control {
@@ -103,11 +104,11 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 		}
 	}
 	acts := false
-	for _, n := range []string{"stop", "cancel", "pause", "pause_for", "job", "query"} {
+	for _, n := range []string{"stop", "cancel", "pause", "pause_for", "job", "query", "replace"} {
 		acts = acts || at[n] != nil
 	}
 	if !acts {
-		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]) nor runs a job with other SQL (job = job.NAME with query = \"SELECT …\").", name)
+		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]) nor runs a mutant of a job (job = job.NAME with replace = { \"its text\" = \"the mutant's\" } or query = \"SELECT …\").", name)
 	}
 	return c
 }
@@ -118,15 +119,23 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 // the same tables, and rendered with the job's settings and name (the
 // experiments' flink steps find it by that name).
 func (d *decoder) decodeMutant(c *Control, at hcl.Attributes) *Job {
-	ja, qa := at["job"], at["query"]
+	ja, qa, ra := at["job"], at["query"], at["replace"]
+	how := "query = \"SELECT …\", or replace = { \"the job's text\" = \"the mutant's\" }"
 	switch {
-	case ja == nil && qa == nil:
+	case ja == nil && qa == nil && ra == nil:
 		return nil
 	case ja == nil:
-		d.errorf(qa.Expr.Range(), "Query without a job", "Control %s gives a query but not the job it replaces (job = job.NAME).", c.Name)
+		a := qa
+		if a == nil {
+			a = ra
+		}
+		d.errorf(a.Expr.Range(), "Mutant without a job", "Control %s changes a job's SQL but does not say which job (job = job.NAME).", c.Name)
 		return nil
-	case qa == nil:
-		d.errorf(ja.Expr.Range(), "Job without a query", "Control %s names the job it replaces but no query to run in its place (query = \"SELECT …\" or file(\"controls/%s.sql\")).", c.Name, c.Name)
+	case qa == nil && ra == nil:
+		d.errorf(ja.Expr.Range(), "Job without a mutant", "Control %s names the job it replaces but not what to run in its place (%s).", c.Name, how)
+		return nil
+	case qa != nil && ra != nil:
+		d.errorf(ra.Expr.Range(), "Query and replace", "Control %s gives both a whole query and edits of the job's; give one (%s).", c.Name, how)
 		return nil
 	}
 	name, ok := d.ref(ja.Expr, "job")
@@ -143,17 +152,77 @@ func (d *decoder) decodeMutant(c *Control, at hcl.Attributes) *Job {
 		return nil
 	}
 	m := *job
-	m.Query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.str(qa)), ";"))
-	m.QueryFile = fileArg(qa.Expr)
 	m.Description = "The mutant of control " + c.Name + ", run in the job's place while the control is on: " + strings.TrimSuffix(c.Title, ".") + "."
+	src := qa
+	if qa != nil {
+		m.Query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.str(qa)), ";"))
+		m.QueryFile = fileArg(qa.Expr)
+	} else {
+		src, m.QueryFile = ra, ""
+		var ok bool
+		if m.Query, ok = d.replaceInQuery(c, job, ra); !ok {
+			return nil
+		}
+	}
 	if m.Query == job.Query {
-		d.errorf(qa.Expr.Range(), "Mutant equals its job", "The query of control %s is job %s's own: the control would change nothing.", c.Name, name)
+		d.errorf(src.Expr.Range(), "Mutant equals its job", "The SQL of control %s is job %s's own: the control would change nothing.", c.Name, name)
 		return nil
 	}
-	src := d.sqlSourceOf(qa, m.Query)
-	m.QuerySource = &SQLSource{src}
-	d.checkJobQuery(&m, src, d.lab.Table(m.Writes))
+	ss := d.sqlSourceOf(src, m.Query)
+	m.QuerySource = &SQLSource{ss}
+	d.checkJobQuery(&m, ss, d.lab.Table(m.Writes))
 	return &m
+}
+
+// replaceInQuery applies replace = { "from" = "to", … } to the job's
+// query: each "from" must stand in it exactly once, so that the mutant is
+// the job changed in the places named, and an edit of the job that
+// removes one is an error here rather than a mutant of an older job.
+func (d *decoder) replaceInQuery(c *Control, job *Job, a *hcl.Attribute) (string, bool) {
+	pairs, diags := hcl.ExprMap(a.Expr)
+	if diags.HasErrors() || len(pairs) == 0 {
+		d.errorf(a.Expr.Range(), "Invalid replace", "replace is a map from text of job %s's query to the text the mutant has there: { \"COALESCE(p.payment_status, 'PENDING')\" = \"'PENDING'\" }.", job.Name)
+		return "", false
+	}
+	type edit struct {
+		from, to string
+		at       int
+	}
+	var edits []edit
+	for _, p := range pairs {
+		from, ok1 := d.exprString(p.Key)
+		to, ok2 := d.exprString(p.Value)
+		if !ok1 || !ok2 {
+			continue
+		}
+		switch n := strings.Count(job.Query, from); {
+		case from == "":
+			d.errorf(p.Key.Range(), "Empty replace", "A replace key of control %s is empty: name the text of job %s's query to change.", c.Name, job.Name)
+		case n == 0:
+			d.errorf(p.Key.Range(), "Not in the job's query", "Control %s replaces %q, which job %s's query does not contain (was the job edited?).", c.Name, from, job.Name)
+		case n > 1:
+			d.errorf(p.Key.Range(), "Ambiguous replace", "Control %s replaces %q, which job %s's query contains %d times: name more of it, so that it stands once.", c.Name, from, job.Name, n)
+		default:
+			edits = append(edits, edit{from, to, strings.Index(job.Query, from)})
+		}
+	}
+	if len(edits) != len(pairs) {
+		return "", false
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
+	var b strings.Builder
+	pos := 0
+	for _, e := range edits {
+		if e.at < pos {
+			d.errorf(a.Expr.Range(), "Overlapping replace", "Two texts that control %s replaces overlap in job %s's query.", c.Name, job.Name)
+			return "", false
+		}
+		b.WriteString(job.Query[pos:e.at])
+		b.WriteString(e.to)
+		pos = e.at + len(e.from)
+	}
+	b.WriteString(job.Query[pos:])
+	return b.String(), true
 }
 
 // decodeExpectControl reads an expect's detects = [control.NAME, …] or

@@ -290,11 +290,11 @@ var refRun = map[string]string{
 	// control
 	"control": "A negative control: a sabotage of the running lab, made of actions it can undo. Three kinds: a kill " +
 		"switch (`stop` services, `cancel` streaming jobs), a fault that keeps the pipeline alive but slow (`pause` " +
-		"services, optionally thawed after `pause_for`), and a mutant (`job` with `query`: the job run with SQL that is " +
-		"wrong in one way the lab names). It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
+		"services, optionally thawed after `pause_for`), and a mutant (`job` with `replace` or `query`: the job run " +
+		"with SQL that is wrong in one way the lab names). It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
 		"control once (a control with `pause_for` once per experiment), runs again each experiment that finished and whose expectations name it in `detects` (only the " +
-		"steps with expectations, the steps they depend on, and the steps up to the last expectation that act on the stack " +
-		"or let time pass; waits and " +
+		"steps with expectations that name it, the steps they depend on, and the steps up to the last of them that act on " +
+		"the stack or let time pass, every wait under a mutant or a fault; waits and " +
 		"step timeouts capped at `--control-cap`, default 35s), then undoes it: thaws paused services, starts stopped ones again in reverse order, " +
 		"cancels a mutant, submits again every streaming job that no longer runs and waits until they run. An expectation that held on the " +
 		"healthy run and was false under the control on a result that exists is \"shown able to fail\"; one that held under it too is \"blind\"; " +
@@ -310,13 +310,21 @@ var refRun = map[string]string{
 	"control.pause_for": "A duration (`\"40s\"`): thaw the paused services that long after the control was applied, while " +
 		"the experiment still runs, so that the rows arrive, late: what shows a bound on lag able to fail. The control is " +
 		"then applied anew for each experiment that names it. Needs `pause`.",
-	"control.job": "A job reference (`job.order_wide`), a declared streaming job, with `query`: while the control is on, " +
-		"the job is cancelled and the control's query runs in its place, rendered as the job is (same tables, settings and " +
-		"name) into `sql/flink/controls/NAME.sql`; to undo, the mutant is cancelled and the job's own SQL submitted again.",
-	"control.query": "The mutant's SELECT, a string or `file(\"controls/NAME.sql\")`, checked as the job's query is (it " +
-		"must read the job's tables and give the written table's columns). It must differ from the job's query: wrong in " +
-		"one named way, e.g. `'PENDING' AS payment_status` (a status that never updates) or `WHERE MOD(o.order_id, 10) <> 3` " +
-		"(one key in ten lost). Needs `job`.",
+	"control.job": "A job reference (`job.order_wide`), a declared streaming job, with `replace` or `query`: while the " +
+		"control is on, the job is cancelled and its mutant runs in its place, rendered as the job is (same tables, " +
+		"settings and name) into `sql/flink/controls/NAME.sql` and planned by the engine check before anything runs; to " +
+		"undo, the mutant is cancelled and the job's own SQL submitted again. The record shows the mutant's diff " +
+		"against the job and whether some expectation killed it (was shown able to fail under it).",
+	"control.replace": "A map from text of the job's query to the text the mutant has there, e.g. " +
+		"`{ \"COALESCE(p.payment_status, 'PENDING') AS payment_status\" = \"'PENDING' AS payment_status\" }` (a " +
+		"status that never updates) or `{ \"ON o.order_id = p.order_id\" = \"ON o.order_id = p.order_id WHERE " +
+		"MOD(o.order_id, 10) <> 3\" }` (one key in ten lost). Each key must stand in the job's query exactly once, so " +
+		"the mutant is the job changed where named, and follows the job when it is edited (a key no longer there is an " +
+		"error). Needs `job`; not with `query`.",
+	"control.query": "The mutant's whole SELECT, a string or `file(\"controls/NAME.sql\")`, for a change that edits " +
+		"cannot say (the query `UNION ALL` itself: every row emitted twice). Checked as the job's query is (it must " +
+		"read the job's tables and give the written table's columns) and must differ from it. Needs `job`; not with " +
+		"`replace`.",
 	"control.text":  "A string: what the lab looks like while the control is on, in words.",
 	"control.title": "A string: the control in words, the heading of its runs in the record.",
 	"experiment.measure": "`measure \"NAME\"` declares a finding of the experiment: a number computed, once its steps have run on the healthy stack, from what they captured, such as the seconds from a payment in MySQL to its joined row in ClickHouse. " +

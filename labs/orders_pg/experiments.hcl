@@ -11,7 +11,9 @@ control "status_stale" {
   title = "The join never takes the payment's status"
   text  = "A mutant of order_wide: every order is served, on time, as PENDING, whatever its payment says."
   job   = job.order_wide
-  query = file("controls/status_stale.sql")
+  replace = {
+    "COALESCE(p.payment_status, 'PENDING') AS payment_status" = "'PENDING' AS payment_status"
+  }
 }
 
 experiment "baseline" {

@@ -30,7 +30,7 @@ control "thaw" {
 
 control "orphan_query" {
   title = "A query without the job it replaces"
-  query = "SELECT id FROM orders" # ERROR: Query without a job
+  query = "SELECT id FROM orders" # ERROR: Mutant without a job
 }
 
 control "ghost" {

@@ -1,0 +1,78 @@
+lab "mutants" {
+  title = "Mutant controls that cannot be built from their job"
+}
+
+stack {
+  mysql {}
+  kafka {}
+  flink {}
+}
+
+table "orders" {
+  key = ["id"]
+  column "id" { type = "bigint" }
+  column "status" { type = "string(8)" }
+  store "mysql" {}
+}
+
+table "copy" {
+  key = ["id"]
+  column "id" { type = "bigint" }
+  column "status" { type = "string(8)" }
+  store "kafka" {}
+}
+
+job "copy" {
+  mode   = "streaming"
+  reads  = [table.orders]
+  writes = table.copy
+  query  = "SELECT id, status FROM orders WHERE status <> 'X' AND status <> 'Y'"
+}
+
+control "stale" {
+  title = "A mutant made of one edit: valid"
+  job   = job.copy
+  replace = {
+    "SELECT id, status" = "SELECT id, 'NEW' AS status"
+  }
+}
+
+control "gone" {
+  title = "An edit of text the job does not have"
+  job   = job.copy
+  replace = {
+    "COALESCE(status, 'NEW')" = "'NEW'" # ERROR: Not in the job's query
+  }
+}
+
+control "twice" {
+  title = "An edit of text that stands twice"
+  job   = job.copy
+  replace = {
+    "status <>" = "status =" # ERROR: Ambiguous replace
+  }
+}
+
+control "both" {
+  title   = "A whole query and edits"
+  job     = job.copy
+  query   = "SELECT id, status FROM orders"
+  replace = { "id" = "id" } # ERROR: Query and replace
+}
+
+control "alone" {
+  title = "Edits without the job"
+  replace = { "id" = "id" } # ERROR: Mutant without a job
+}
+
+control "same" {
+  title = "A query that is the job's own"
+  job   = job.copy
+  query = "SELECT id, status FROM orders WHERE status <> 'X' AND status <> 'Y'" # ERROR: Mutant equals its job
+}
+
+control "stranger" {
+  title = "A mutant that reads a table its job does not"
+  job   = job.copy
+  query = "SELECT id, status FROM copy" # ERROR: Query reads an undeclared table
+}
