@@ -294,7 +294,7 @@ var refRun = map[string]string{
 		"with SQL that is wrong in one way the lab names). It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
 		"control once (a control with `pause_for` once per experiment), runs again each experiment that finished and whose expectations name it in `detects` (only the " +
 		"steps with expectations that name it, the steps they depend on, and the steps up to the last of them that act on " +
-		"the stack or let time pass, every wait under a mutant or a fault; waits and " +
+		"the stack or let time pass (every wait, as on the healthy run); waits and " +
 		"step timeouts capped at `--control-cap`, default 35s), then undoes it: thaws paused services, starts stopped ones again in reverse order, " +
 		"cancels a mutant, submits again every streaming job that no longer runs and waits until they run. An expectation that held on the " +
 		"healthy run and was false under the control on a result that exists is \"shown able to fail\"; one that held under it too is \"blind\"; " +

@@ -222,10 +222,8 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 // neededUnderControl names the steps of e that run under a control:
 // those with expectations that name it, the steps whose captures or
 // results they use, and every step before the last of them that acts on
-// the stack (a service step, bounded jobs) or lets time pass (a plain or
-// sampling wait; under a control that keeps the pipeline alive, every
-// wait). The rest —
-// reads nobody checks, smoke checks, whatever follows the last
+// the stack (a service step, bounded jobs) or lets time pass (a wait).
+// The rest — reads nobody checks, smoke checks, whatever follows the last
 // expectation — would only spend the control's time.
 func neededUnderControl(e *schemas.Experiment, c *schemas.Control) map[string]bool {
 	need := map[string]bool{}
@@ -264,16 +262,14 @@ func neededUnderControl(e *schemas.Experiment, c *schemas.Control) map[string]bo
 		if i > last {
 			break
 		}
-		acts := s.Kind == schemas.StepCompose || s.Kind == schemas.StepWait && s.Wait != nil && s.Wait.Rerun == "" ||
+		// Every wait lets time pass as on the healthy run, so that a later
+		// read sees what the pipeline had time to do (or, under a kill
+		// switch, how far it fell behind in that time): without it a
+		// version not there yet reads as a detection, and a lag that grows
+		// with time may stay under its bound.
+		acts := s.Kind == schemas.StepCompose || s.Kind == schemas.StepWait ||
 			s.Kind == schemas.StepLab && s.Lab != nil && s.Lab.Action != "smoke"
-		// A sampling wait lets time pass too (experiment 06's outage).
-		sampling := s.Kind == schemas.StepWait && s.Wait != nil && s.Wait.Until == nil && s.Wait.Duration != ""
-		// Under a mutant or a fault the pipeline still moves: every wait
-		// lets time pass as on the healthy run, so that a later read sees
-		// what the pipeline had time to do (a version not there yet would
-		// read as a detection). Under a kill switch waiting shows nothing.
-		alive := c.Kind() != "kill switch" && s.Kind == schemas.StepWait
-		if acts || sampling || alive {
+		if acts {
 			mark(s)
 		}
 	}
