@@ -1,25 +1,32 @@
 # Negative controls. `labgen run --controls` applies each, runs every
 # experiment whose expectations name it again, and undoes it. Cancelling
-# the jobs empties every result; the mutants keep rows flowing, each
-# emitted twice, and the frozen TaskManager keeps the jobs alive but late.
+# the jobs empties every result; the mutants keep rows flowing, wrong in
+# one named way, and the frozen TaskManager keeps the jobs alive but late.
+# (A mutant that emits every row twice is no control here: ClickHouse
+# folds rows of one key that arrive in one insert, optimize_on_insert, so
+# neither FINAL nor its absence shows the second copy.)
 control "streams_cancelled" {
   title  = "The streaming jobs are cancelled"
   text   = "No window closes, no site count changes, no delivery is joined, while MySQL keeps taking readings and receipts."
   cancel = [job.device_window, job.site_heat, job.deliveries]
 }
 
-control "windows_doubled" {
-  title = "Every window is emitted twice"
-  text  = "A mutant of device_window: each closed window reaches Kafka and ClickHouse twice, with the same values; FINAL shows one."
+control "windows_early" {
+  title = "Windows are emitted before they close"
+  text  = "A mutant of device_window: a running count per device and minute, an aggregate that updates with every reading instead of a window that fires once when the watermark passes its end."
   job   = job.device_window
-  query = file("controls/windows_doubled.sql")
+  replace = {
+    "FROM TABLE(TUMBLE(TABLE readings, DESCRIPTOR(measured_at), INTERVAL '10' SECOND))" = "FROM (SELECT device_id, temperature, CAST(FLOOR(measured_at TO MINUTE) AS TIMESTAMP(3)) AS window_start, CAST(FLOOR(measured_at TO MINUTE) + INTERVAL '1' MINUTE AS TIMESTAMP(3)) AS window_end FROM readings)"
+  }
 }
 
-control "deliveries_doubled" {
-  title = "Every delivery is emitted twice"
-  text  = "A mutant of deliveries: each match reaches Kafka and ClickHouse twice; FINAL shows one."
+control "delay_in_ms" {
+  title = "The join writes the delay in milliseconds"
+  text  = "A mutant of deliveries: delay_s holds milliseconds (a unit slip); every match still arrives, on time, once."
   job   = job.deliveries
-  query = file("controls/deliveries_doubled.sql")
+  replace = {
+    "TIMESTAMPDIFF(SECOND, r.measured_at, c.received_at) AS delay_s" = "TIMESTAMPDIFF(SECOND, r.measured_at, c.received_at) * 1000 AS delay_s"
+  }
 }
 
 control "taskmanager_paused" {
@@ -158,7 +165,7 @@ experiment "window_closes" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].readings == step.wait_for_window.readings
       message   = "A closed window is written once and never changes."
-      detects   = [control.windows_doubled]
+      detects   = [control.windows_early]
     }
   }
 
@@ -245,24 +252,53 @@ experiment "late_receipts" {
   number   = 4
   title    = "Join two streams within a time bound"
   question = "Which receipts meet their reading in an event-time interval join, and when?"
-  intro    = "Take the newest receipt in MySQL, wait until its delivery appears in ClickHouse, then count how many recent readings were never delivered."
+  intro    = "Take the newest receipt in MySQL of a reading measured since the experiment began, wait until its delivery appears in ClickHouse, then count how many recent readings were never delivered."
   record   = ["the receipt followed", "its delivery and delay", "how long the delivery took to appear", "readings without a delivery"]
 
-  step "receipt" {
-    title  = "The newest receipt"
+  step "now" {
+    title  = "The time now, as MySQL has it"
     engine = "mysql"
-    sql    = "SELECT c.receipt_id, c.reading_id, r.measured_at, c.received_at FROM receipts AS c JOIN readings AS r ON r.reading_id = c.reading_id WHERE c.received_at <= r.measured_at + INTERVAL 10 SECOND ORDER BY c.receipt_id DESC LIMIT 1"
+    sql    = "SELECT UTC_TIMESTAMP(3) AS now"
+    capture = {
+      now = result.rows[0].now
+    }
+  }
+
+  # A reading measured from now on meets the running job's join (which
+  # reads only what was written after it started), and one received at
+  # least a second after has a delay the join computes, not a zero.
+  step "receipts" {
+    title  = "Receipts of readings measured since, received within ten seconds"
+    engine = "mysql"
+    sql    = <<-SQL
+      SELECT c.receipt_id, c.reading_id, r.measured_at, c.received_at
+      FROM receipts AS c
+      JOIN readings AS r ON r.reading_id = c.reading_id
+      WHERE r.measured_at > ${sql_string(step.now.now)}
+        AND c.received_at >= r.measured_at + INTERVAL 1 SECOND
+        AND c.received_at <= r.measured_at + INTERVAL 10 SECOND
+      ORDER BY c.receipt_id DESC
+      LIMIT 1
+    SQL
+  }
+
+  step "receipt" {
+    title = "Wait for such a receipt"
+    wait = {
+      rerun    = step.receipts
+      until    = length(result.rows) > 0
+      interval = "2s"
+      timeout  = "1m"
+    }
     capture = {
       reading_id = result.rows[0].reading_id
     }
   }
 
-  # Without FINAL: every delivery ClickHouse received, not merged away,
-  # so a match emitted twice shows twice.
   step "delivery" {
     title  = "Its delivery in ClickHouse"
     engine = "clickhouse"
-    sql    = "SELECT reading_id, device_id, measured_at, received_at, delay_s FROM telemetry.deliveries WHERE reading_id = ${step.receipt.reading_id}"
+    sql    = "SELECT reading_id, device_id, measured_at, received_at, delay_s FROM telemetry.deliveries FINAL WHERE reading_id = ${step.receipt.reading_id}"
   }
 
   step "wait_for_delivery" {
@@ -278,7 +314,7 @@ experiment "late_receipts" {
     expect {
       condition = length(result.rows) == 1 && result.rows[0].delay_s <= 10
       message   = "The receipt, which came within ten seconds, met its reading once."
-      detects   = [control.deliveries_doubled]
+      detects   = [control.delay_in_ms]
     }
   }
 
