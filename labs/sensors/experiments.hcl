@@ -13,10 +13,10 @@ control "streams_cancelled" {
 
 control "windows_early" {
   title = "Windows are emitted before they close"
-  text  = "A mutant of device_window: a running count per device and minute, an aggregate that updates with every reading instead of a window that fires once when the watermark passes its end."
+  text  = "A mutant of device_window: a running count per device and hour, an aggregate that updates with every reading instead of a window that fires once when the watermark passes its end (an hour, so that the bucket followed still changes after the mutant's first output, which its start delays)."
   job   = job.device_window
   replace = {
-    "FROM TABLE(TUMBLE(TABLE readings, DESCRIPTOR(measured_at), INTERVAL '10' SECOND))" = "FROM (SELECT device_id, temperature, CAST(FLOOR(measured_at TO MINUTE) AS TIMESTAMP(3)) AS window_start, CAST(FLOOR(measured_at TO MINUTE) + INTERVAL '1' MINUTE AS TIMESTAMP(3)) AS window_end FROM readings)"
+    "FROM TABLE(TUMBLE(TABLE readings, DESCRIPTOR(measured_at), INTERVAL '10' SECOND))" = "FROM (SELECT device_id, temperature, CAST(FLOOR(measured_at TO HOUR) AS TIMESTAMP(3)) AS window_start, CAST(FLOOR(measured_at TO HOUR) + INTERVAL '1' HOUR AS TIMESTAMP(3)) AS window_end FROM readings)"
   }
 }
 
