@@ -42,16 +42,22 @@ type Control struct {
 // the jobs' (the runner submits it from there).
 func (c *Control) MutantFile() string { return "sql/flink/controls/" + c.Name + ".sql" }
 
-// Kind says in a word what the control does to the lab, for records and
-// the runbook.
+// The kinds of control, as records name them.
+const (
+	ControlKillSwitch = "kill switch" // services stopped, jobs cancelled
+	ControlFault      = "fault"       // services paused: alive, slow
+	ControlMutant     = "mutant"      // a job run with wrong SQL
+)
+
+// Kind says in a word what the control does to the lab.
 func (c *Control) Kind() string {
 	switch {
 	case c.Mutant != nil:
-		return "mutant"
+		return ControlMutant
 	case len(c.Pause) > 0:
-		return "fault"
+		return ControlFault
 	}
-	return "kill switch"
+	return ControlKillSwitch
 }
 
 var controlSchema = &hcl.BodySchema{

@@ -30,17 +30,17 @@ func TestMutantControls(t *testing.T) {
 		if m.Name != job.Name || m.Writes != job.Writes || strings.Join(m.Reads, ",") != strings.Join(job.Reads, ",") || m.QueryFile != "" {
 			t.Errorf("%s: the mutant is not job %s with another query: %+v", name, job.Name, m)
 		}
-		if c.Kind() != "mutant" || c.MutantFile() != "sql/flink/controls/"+name+".sql" {
+		if c.Kind() != ControlMutant || c.MutantFile() != "sql/flink/controls/"+name+".sql" {
 			t.Errorf("%s: kind %q, file %q", name, c.Kind(), c.MutantFile())
 		}
 	}
 	if job.Query == lab.Control("status_stale").Mutant.Query {
 		t.Error("the job's own query was changed")
 	}
-	if k := lab.Control("join_cancelled").Kind(); k != "kill switch" {
+	if k := lab.Control("join_cancelled").Kind(); k != ControlKillSwitch {
 		t.Errorf("join_cancelled is a %q", k)
 	}
-	if c := lab.Control("taskmanager_paused"); c.Kind() != "fault" || c.PauseFor != "40s" || c.Pause[0] != "taskmanager" {
+	if c := lab.Control("taskmanager_paused"); c.Kind() != ControlFault || c.PauseFor != "40s" || c.Pause[0] != "taskmanager" {
 		t.Errorf("taskmanager_paused: %+v", c)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/labgen/labgen/schemas"
 )
 
 // Verdicts of an expectation under its controls.
@@ -47,7 +49,7 @@ type ControlRun struct {
 	// Cap is the bound on waits and step timeouts while it was on.
 	Cap   string  `json:"cap"`
 	Steps []*Step `json:"steps"`
-	// Kind is the control's: "kill switch", "fault" or "mutant"; Diff,
+	// Kind is the control's (schemas.ControlKillSwitch, …); Diff,
 	// for a mutant, is its query against the job's (a unified diff).
 	Kind string `json:"kind,omitempty"`
 	Diff string `json:"diff,omitempty"`
@@ -67,7 +69,7 @@ func (r *Record) Mutants() []Mutant {
 	var out []Mutant
 	at := map[string]int{}
 	for _, c := range r.Controls {
-		if c.Kind != "mutant" {
+		if c.Kind != schemas.ControlMutant {
 			continue
 		}
 		if _, ok := at[c.Control]; !ok {
