@@ -34,7 +34,12 @@ type Control struct {
 	// on: a pipeline wrong in one way the lab names (a status that never
 	// updates, one key in N lost). It replaces the job of the same name
 	// and is undone by submitting the job's own SQL again.
-	Mutant    *Job      `json:"mutant,omitempty"`
+	Mutant *Job `json:"mutant,omitempty"`
+	// Settle is how long the experiments wait after the control is
+	// applied: a mutant submitted afresh reads its source's backlog
+	// first, and a change that is seen only while it happens (a window
+	// updated in place) must happen after the experiment looks.
+	Settle    string    `json:"settle,omitempty"`
 	DeclRange hcl.Range `json:"-"`
 }
 
@@ -62,7 +67,7 @@ func (c *Control) Kind() string {
 
 var controlSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "text"}, {Name: "stop"}, {Name: "cancel"},
-		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}, {Name: "replace"}},
+		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}, {Name: "replace"}, {Name: "settle"}},
 }
 
 func (d *decoder) decodeControl(b *hcl.Block) *Control {
@@ -99,6 +104,7 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 		}
 	}
 	c.Mutant = d.decodeMutant(c, at)
+	c.Settle = d.duration(at["settle"], "")
 	var ranges []hcl.Range
 	c.Cancel, ranges = d.refList(at["cancel"], "job")
 	for i, j := range c.Cancel {

@@ -325,6 +325,10 @@ var refRun = map[string]string{
 		"cannot say (the query `UNION ALL` itself: every row emitted twice). Checked as the job's query is (it must " +
 		"read the job's tables and give the written table's columns) and must differ from it. Needs `job`; not with " +
 		"`replace`.",
+	"control.settle": "A duration (`\"40s\"`): how long the experiments wait after the control is applied. A mutant " +
+		"submitted afresh first reads its source's backlog, and a fault seen only while it happens (a window updated in " +
+		"place) must happen after the experiment has looked: without the wait, the experiment reads the backlog's end " +
+		"state and the control shows nothing.",
 	"control.text":  "A string: what the lab looks like while the control is on, in words.",
 	"control.title": "A string: the control in words, the heading of its runs in the record.",
 	"experiment.measure": "`measure \"NAME\"` declares a finding of the experiment: a number computed, once its steps have run on the healthy stack, from what they captured, such as the seconds from a payment in MySQL to its joined row in ClickHouse. " +

@@ -154,6 +154,11 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 	defer stopThaw()
 	th := &thaw{}
 	applyErr := r.applyControl(actx, c, first, th)
+	if d := schemas.ParseDuration(c.Settle); d > 0 && applyErr == nil {
+		r.opt.Progress.Info(fmt.Sprintf("control %s: letting it settle for %s", c.Name, c.Settle))
+		r.sleep(ctx, d)
+		first.Applied = append(first.Applied, "then waited "+c.Settle+" (settle) before the experiments")
+	}
 	var runs []*record.ControlRun
 	for i, e := range exps {
 		run := first
