@@ -258,6 +258,9 @@ type TableRef struct {
 // Name is the last part, the table's own name.
 func (r TableRef) Name() string { return r.Parts[len(r.Parts)-1] }
 
+// fromInCall are the functions whose arguments are written with FROM.
+var fromInCall = map[string]bool{"EXTRACT": true, "SUBSTRING": true, "TRIM": true, "OVERLAY": true}
+
 // TableRefs lists the tables a query names, in order, leaving out the
 // names of its own WITH clauses.
 func TableRefs(toks []Token) []TableRef {
@@ -317,8 +320,24 @@ func TableRefs(toks []Token) []TableRef {
 		}
 		return i + 1
 	}
+	// The function each open parenthesis belongs to ("" for none): a FROM
+	// inside EXTRACT(SECOND FROM x), SUBSTRING(s FROM 2) or TRIM(… FROM s)
+	// names no table.
+	var open []string
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		if t.Kind == Symbol && t.Text == "(" {
+			fn := ""
+			if i > 0 && toks[i-1].Kind == Word {
+				fn = strings.ToUpper(toks[i-1].Text)
+			}
+			open = append(open, fn)
+		} else if t.Kind == Symbol && t.Text == ")" && len(open) > 0 {
+			open = open[:len(open)-1]
+		}
+		if t.Is("FROM") && len(open) > 0 && fromInCall[open[len(open)-1]] {
+			continue
+		}
 		switch {
 		case t.Is("FROM") || t.Is("JOIN"):
 			j := ref(i + 1)
