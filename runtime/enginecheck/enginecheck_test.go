@@ -143,8 +143,10 @@ func TestFlinkPlanner(t *testing.T) {
 		{"unknown function in jobs/*.sql", []edit{
 			{"jobs/device_window.sql", "AVG(temperature)", "AVERAGE(temperature)"}},
 			"device_window.sql:8:3", "AVERAGE"},
+		// The early-window mutant edits the same TUMBLE: it follows the job.
 		{"bad window in jobs/*.sql", []edit{
-			{"jobs/device_window.sql", "DESCRIPTOR(measured_at)", "DESCRIPTOR(device_id)"}},
+			{"jobs/device_window.sql", "DESCRIPTOR(measured_at)", "DESCRIPTOR(device_id)"},
+			{"experiments.hcl", "DESCRIPTOR(measured_at)", "DESCRIPTOR(device_id)"}},
 			"device_window.sql:10:", "time attribute"},
 		{"unknown function in a heredoc", []edit{
 			{"jobs.hcl", "MAX(temperature) AS hottest", "MAX(TO_TIMESTAMP_LTZ(temperature, 3, 1)) AS hottest"}},

@@ -89,6 +89,7 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 		}
 	}
 	jobs := 0
+	failed := map[string]bool{} // jobs Flink rejected
 	for _, j := range lab.Jobs {
 		if j.Unavailable != "" {
 			res.notChecked("job %s: unavailable in this stack (%s)", j.Name, j.Unavailable)
@@ -99,9 +100,12 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
-		began, before := time.Now(), fc.statements
+		began, before, diags := time.Now(), fc.statements, len(res.Diags)
 		if err := fc.job(ctx, j, rel, sts); err != nil {
 			return err
+		}
+		if len(res.Diags) > diags {
+			failed[j.Name] = true
 		}
 		opt.progress("Flink: job %s, %d statement(s) in %s", j.Name, fc.statements-before, time.Since(began).Round(time.Millisecond))
 		jobs++
@@ -111,6 +115,12 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 	mutants := 0
 	for _, c := range lab.Controls {
 		if c.Mutant == nil || c.Mutant.Unavailable != "" {
+			continue
+		}
+		if failed[c.Mutant.Name] {
+			// Made from the job's query, it carries the same mistake:
+			// one diagnostic, at the job, says it.
+			res.notChecked("control %s's mutant: job %s, which it changes, was rejected", c.Name, c.Mutant.Name)
 			continue
 		}
 		rel := c.MutantFile()
