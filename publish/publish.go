@@ -40,16 +40,18 @@ func markdown(s string) template.HTML {
 }
 
 var tmpl = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
-	"md":       markdown,
-	"stamp":    stamp,
-	"duration": record.Duration,
-	"svg":      func(s string) template.HTML { return template.HTML(s) }, // drawn by vgsvg from numbers and escaped labels
-	"status":   statusWord,
-	"isNull":   func(t record.Table, r, c int) bool { return t.IsNull(r, c) },
-	"cell":     func(row []string, i int) string { return cellAt(row, i) },
-	"add":      func(a, b int) int { return a + b },
-	"json":     func(b []byte) string { return string(b) },
-	"css":      func() template.CSS { b, _ := files.ReadFile("style.css"); return template.CSS(b) },
+	"md":            markdown,
+	"stamp":         stamp,
+	"duration":      record.Duration,
+	"svg":           func(s string) template.HTML { return template.HTML(s) }, // drawn by vgsvg from numbers and escaped labels
+	"status":        statusWord,
+	"isNull":        func(t record.Table, r, c int) bool { return t.IsNull(r, c) },
+	"cell":          func(row []string, i int) string { return cellAt(row, i) },
+	"add":           func(a, b int) int { return a + b },
+	"json":          func(b []byte) string { return string(b) },
+	"controlsIntro": func() string { return record.ControlsIntro },
+	"mutantsIntro":  func() string { return record.MutantsIntro },
+	"css":           func() template.CSS { b, _ := files.ReadFile("style.css"); return template.CSS(b) },
 }).ParseFS(files, "page.html.tmpl"))
 
 func cellAt(row []string, i int) string {

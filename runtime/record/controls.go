@@ -32,6 +32,13 @@ const (
 	VerdictNotCheckable = "not checkable"
 )
 
+// What the record's and the page's controls sections say of their tables,
+// in one place.
+const (
+	ControlsIntro = "Each expectation against the negative controls it names: held on the healthy stack, and false under the control on a result that exists, shows it able to fail; held under the control too, it is blind; a skipped, failed or empty step, or a condition that could not be evaluated, is not checkable and shows nothing."
+	MutantsIntro  = "Each mutant runs the job with SQL wrong in one named way; an expectation kills it when it is shown able to fail under it."
+)
+
 // ControlRun is one experiment run again under one control: what was
 // done to the stack, the steps as they ran, and how it was undone.
 type ControlRun struct {
@@ -313,7 +320,7 @@ func writeControls(w io.Writer, r *Record) {
 	if len(r.Verdicts) == 0 && len(r.Controls) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## Controls\n\nEach expectation against the negative controls it names: held on the healthy stack, and false under the control on a result that exists, shows it able to fail; held under the control too, it is blind; a skipped, failed or empty step, or a condition that could not be evaluated, is not checkable and shows nothing. %s.\n\n", r.VerdictSummary())
+	fmt.Fprintf(w, "\n## Controls\n\n%s %s.\n\n", ControlsIntro, r.VerdictSummary())
 	if un := r.Unshown(); len(un) > 0 {
 		fmt.Fprintf(w, "Not shown able to fail by any control (%d):\n\n", len(un))
 		for _, u := range un {
@@ -334,7 +341,7 @@ func writeControls(w io.Writer, r *Record) {
 	}
 	writeTable(w, []string{"exp.", "step", "expectation", "control", "healthy", "under the control", "verdict"}, rows, nil)
 	if score := r.MutationScore(); score != "" {
-		fmt.Fprintf(w, "\n### Mutants\n\nEach mutant runs the job with SQL wrong in one named way; an expectation kills it when it is shown able to fail under it. %s.\n", score)
+		fmt.Fprintf(w, "\n### Mutants\n\n%s %s.\n", MutantsIntro, score)
 		for _, m := range r.Mutants() {
 			word := "killed"
 			if !m.Killed {
