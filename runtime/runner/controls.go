@@ -285,29 +285,22 @@ func neededUnderControl(e *schemas.Experiment, c *schemas.Control) map[string]bo
 // face that runs it: services stopped and paused, jobs cancelled, a
 // job's mutant submitted in its place.
 func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *record.ControlRun, th *thaw) error {
-	services := func() error {
-		if r.opt.Compose != nil {
-			return nil
-		}
+	if len(c.Stop)+len(c.Pause) > 0 && r.opt.Compose == nil {
 		if r.opt.ComposeErr != nil {
 			return r.opt.ComposeErr
 		}
 		return errors.New("service actions need the stack's face, which this run does not have")
 	}
-	for _, svc := range c.Stop {
-		if err := services(); err != nil {
-			return err
-		}
-		if err := r.serviceAction(ctx, run, "stop", svc); err != nil {
-			return err
-		}
-	}
-	for _, svc := range c.Pause {
-		if err := services(); err != nil {
-			return err
-		}
-		if err := r.serviceAction(ctx, run, "pause", svc); err != nil {
-			return err
+	for _, a := range []struct {
+		action string
+		svcs   []string
+	}{{"stop", c.Stop}, {"pause", c.Pause}} {
+		for _, svc := range a.svcs {
+			text, err := r.serviceAction(ctx, a.action, svc)
+			run.Applied = append(run.Applied, text)
+			if err != nil {
+				return err
+			}
 		}
 	}
 	if d := schemas.ParseDuration(c.PauseFor); d > 0 && len(c.Pause) > 0 {
@@ -324,8 +317,7 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 			case <-t.C:
 			}
 			for _, svc := range c.Pause {
-				out, err := r.opt.Compose.Service(context.WithoutCancel(ctx), "unpause", svc)
-				msg := actionText(r.opt.Compose.Command("unpause", svc), out)
+				msg, err := r.serviceAction(context.WithoutCancel(ctx), "unpause", svc)
 				if err != nil {
 					msg += " failed: " + oneLine(err.Error())
 				}
@@ -397,17 +389,16 @@ func (t *thaw) wait() []string {
 	return t.applied
 }
 
-// serviceAction runs one action of a control on a service and records it.
-func (r *Runner) serviceAction(ctx context.Context, run *record.ControlRun, action, svc string) error {
-	cmd := r.opt.Compose.Command(action, svc)
+// serviceAction runs one action of a control on a service through the
+// stack's face and returns it as the record shows it.
+func (r *Runner) serviceAction(ctx context.Context, action, svc string) (string, error) {
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
 	out, err := r.opt.Compose.Service(sctx, action, svc)
-	cancel()
-	run.Applied = append(run.Applied, actionText(cmd, out))
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", action, svc, err)
+		err = fmt.Errorf("%s %s: %w", action, svc, err)
 	}
-	return nil
+	return actionText(r.opt.Compose.Command(action, svc), out), err
 }
 
 // undoControl thaws the paused services, starts the stopped ones again
@@ -416,22 +407,17 @@ func (r *Runner) serviceAction(ctx context.Context, run *record.ControlRun, acti
 // restarts the control used up), and waits until they run.
 func (r *Runner) undoControl(ctx context.Context, c *schemas.Control, run *record.ControlRun) error {
 	var errs []error
-	for i := len(c.Pause) - 1; i >= 0 && r.opt.Compose != nil; i-- {
-		svc := c.Pause[i]
-		out, err := r.opt.Compose.Service(ctx, "unpause", svc)
-		run.Undone = append(run.Undone, actionText(r.opt.Compose.Command("unpause", svc), out))
-		if err != nil {
-			errs = append(errs, fmt.Errorf("unpause %s: %w", svc, err))
+	undo := func(action string, svcs []string) {
+		for i := len(svcs) - 1; i >= 0 && r.opt.Compose != nil; i-- {
+			text, err := r.serviceAction(ctx, action, svcs[i])
+			run.Undone = append(run.Undone, text)
+			if err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
-	for i := len(c.Stop) - 1; i >= 0 && r.opt.Compose != nil; i-- {
-		svc := c.Stop[i]
-		out, err := r.opt.Compose.Service(ctx, "start", svc)
-		run.Undone = append(run.Undone, actionText(r.opt.Compose.Command("start", svc), out))
-		if err != nil {
-			errs = append(errs, fmt.Errorf("start %s: %w", svc, err))
-		}
-	}
+	undo("unpause", c.Pause)
+	undo("start", c.Stop)
 	if r.lab.Stack.Flink == nil || r.flink == nil {
 		return errors.Join(errs...)
 	}
