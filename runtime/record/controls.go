@@ -212,8 +212,6 @@ func Judge(healthy *Step, run *ControlRun, step string, i int) (under, verdict s
 	switch {
 	case s.Status == StatusError:
 		return "not checked: the step failed (" + oneLine(s.Error) + ")", VerdictNotCheckable, seen
-	case s.Status == StatusSkipped:
-		return under, VerdictNotCheckable, seen
 	case empty(s):
 		return "not checked: the step returned nothing (" + countsText(s.Counts) + ")", VerdictNotCheckable, seen
 	}
