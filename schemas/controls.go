@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,10 +31,13 @@ type Control struct {
 	// still runs: the rows arrive, late.
 	Pause    []string `json:"pause,omitempty"`
 	PauseFor string   `json:"pause_for,omitempty"`
-	// Mutant is a streaming job run with other SQL while the control is
-	// on: a pipeline wrong in one way the lab names (a status that never
-	// updates, one key in N lost). It replaces the job of the same name
-	// and is undone by submitting the job's own SQL again.
+	// Mutant is a job run with other SQL or settings while the control
+	// is on: a pipeline wrong in one way the lab names (a status that
+	// never updates, one key in N lost, no restart strategy). A streaming
+	// mutant replaces the running job of the same name and is undone by
+	// submitting the job's own SQL again; a bounded one runs in the job's
+	// place in every batch step, and undoing runs the job's own SQL once
+	// more, so that its table holds the right result again.
 	Mutant *Job `json:"mutant,omitempty"`
 	// Settle is how long the experiments wait after the control is
 	// applied: a mutant submitted afresh reads its source's backlog
@@ -67,7 +71,7 @@ func (c *Control) Kind() string {
 
 var controlSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "text"}, {Name: "stop"}, {Name: "cancel"},
-		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}, {Name: "replace"}, {Name: "settle"}},
+		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}, {Name: "replace"}, {Name: "settings"}, {Name: "settle"}},
 }
 
 func (d *decoder) decodeControl(b *hcl.Block) *Control {
@@ -116,34 +120,37 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 		}
 	}
 	acts := false
-	for _, n := range []string{"stop", "cancel", "pause", "pause_for", "job", "query", "replace"} {
+	for _, n := range []string{"stop", "cancel", "pause", "pause_for", "job", "query", "replace", "settings"} {
 		acts = acts || at[n] != nil
 	}
 	if !acts {
-		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]) nor runs a mutant of a job (job = job.NAME with replace = { \"its text\" = \"the mutant's\" } or query = \"SELECT …\").", name)
+		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]) nor runs a mutant of a job (job = job.NAME with replace = { \"its text\" = \"the mutant's\" }, query = \"SELECT …\" or settings = { \"key\" = \"value\" }).", name)
 	}
 	return c
 }
 
-// decodeMutant reads job = job.NAME with query = "SELECT …": the
-// streaming job run with the control's query in place of its own. The
-// mutant reads and writes what the job does, so it is checked against
-// the same tables, and rendered with the job's settings and name (the
+// decodeMutant reads job = job.NAME with query = "SELECT …", replace =
+// { … } or settings = { … }: the job run with the control's query, edits
+// or settings in place of its own. The mutant reads and writes what the
+// job does, so it is checked against the same tables, and rendered with
+// the job's settings (the control's over them) and name (the
 // experiments' flink steps find it by that name).
 func (d *decoder) decodeMutant(c *Control, at hcl.Attributes) *Job {
-	ja, qa, ra := at["job"], at["query"], at["replace"]
-	how := "query = \"SELECT …\", or replace = { \"the job's text\" = \"the mutant's\" }"
+	ja, qa, ra, sa := at["job"], at["query"], at["replace"], at["settings"]
+	how := "query = \"SELECT …\", replace = { \"the job's text\" = \"the mutant's\" } or settings = { \"key\" = \"value\" }"
 	switch {
-	case ja == nil && qa == nil && ra == nil:
+	case ja == nil && qa == nil && ra == nil && sa == nil:
 		return nil
 	case ja == nil:
 		a := qa
-		if a == nil {
-			a = ra
+		for _, x := range []*hcl.Attribute{ra, sa} {
+			if a == nil {
+				a = x
+			}
 		}
-		d.errorf(a.Expr.Range(), "Mutant without a job", "Control %s changes a job's SQL but does not say which job (job = job.NAME).", c.Name)
+		d.errorf(a.Expr.Range(), "Mutant without a job", "Control %s changes a job's SQL or settings but does not say which job (job = job.NAME).", c.Name)
 		return nil
-	case qa == nil && ra == nil:
+	case qa == nil && ra == nil && sa == nil:
 		d.errorf(ja.Expr.Range(), "Job without a mutant", "Control %s names the job it replaces but not what to run in its place (%s).", c.Name, how)
 		return nil
 	case qa != nil && ra != nil:
@@ -155,35 +162,59 @@ func (d *decoder) decodeMutant(c *Control, at hcl.Attributes) *Job {
 		return nil
 	}
 	job := d.lab.Job(name)
-	switch {
-	case job == nil:
+	if job == nil {
 		d.errorf(ja.Expr.Range(), "Reference to undeclared job", "No job named %q is declared in this lab.%s", name, d.jobHint(name))
-		return nil
-	case job.Mode != ModeStreaming:
-		d.errorf(ja.Expr.Range(), "Not a streaming job", "Job %s is a %s job; a mutant replaces a streaming job while the control is on.", name, job.Mode)
 		return nil
 	}
 	m := *job
 	m.Description = "The mutant of control " + c.Name + ", run in the job's place while the control is on: " + strings.TrimSuffix(c.Title, ".") + "."
-	src := qa
-	if qa != nil {
+	var src *hcl.Attribute
+	switch {
+	case qa != nil:
+		src = qa
 		m.Query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.str(qa)), ";"))
 		m.QueryFile = fileArg(qa.Expr)
-	} else {
+	case ra != nil:
 		src, m.QueryFile = ra, ""
 		var ok bool
 		if m.Query, ok = d.replaceInQuery(c, job, ra); !ok {
 			return nil
 		}
 	}
-	if m.Query == job.Query {
-		d.errorf(src.Expr.Range(), "Mutant equals its job", "The SQL of control %s is job %s's own: the control would change nothing.", c.Name, name)
+	if sa != nil {
+		m.Settings = mergeSettings(job.Settings, d.settings(sa))
+	}
+	if m.Query == job.Query && slices.Equal(m.Settings, job.Settings) {
+		a := src
+		if a == nil {
+			a = sa
+		}
+		d.errorf(a.Expr.Range(), "Mutant equals its job", "The SQL and settings of control %s are job %s's own: the control would change nothing.", c.Name, name)
 		return nil
 	}
-	ss := d.sqlSourceOf(src, m.Query)
-	m.QuerySource = &SQLSource{ss}
-	d.checkJobQuery(&m, ss, d.lab.Table(m.Writes))
+	if src != nil {
+		ss := d.sqlSourceOf(src, m.Query)
+		m.QuerySource = &SQLSource{ss}
+		d.checkJobQuery(&m, ss, d.lab.Table(m.Writes))
+	}
 	return &m
+}
+
+// mergeSettings is base with over's keys set over it, sorted by key.
+func mergeSettings(base, over []Setting) []Setting {
+	byKey := map[string]string{}
+	for _, s := range base {
+		byKey[s.Key] = s.Value
+	}
+	for _, s := range over {
+		byKey[s.Key] = s.Value
+	}
+	out := make([]Setting, 0, len(byKey))
+	for k, v := range byKey {
+		out = append(out, Setting{Key: k, Value: v})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Key < out[b].Key })
+	return out
 }
 
 // replaceInQuery applies replace = { "from" = "to", … } to the job's

@@ -60,12 +60,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 	j.Query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.str(at["query"])), ";"))
 	j.QueryFile = fileArg(at["query"].Expr)
 	if sa := at["settings"]; sa != nil {
-		if v, ok := d.value(sa, cty.Map(cty.String), "a map of strings"); ok {
-			for k, x := range v.AsValueMap() {
-				j.Settings = append(j.Settings, Setting{Key: k, Value: x.AsString()})
-			}
-			sort.Slice(j.Settings, func(a, b int) bool { return j.Settings[a].Key < j.Settings[b].Key })
-		}
+		j.Settings = d.settings(sa)
 	}
 	if len(d.diags) > before { // the query analysis below would only repeat them
 		return j
@@ -274,4 +269,18 @@ func (l *Lab) Job(name string) *Job {
 		}
 	}
 	return nil
+}
+
+// settings reads a map of strings as SET statements, sorted by key.
+func (d *decoder) settings(a *hcl.Attribute) []Setting {
+	v, ok := d.value(a, cty.Map(cty.String), "a map of strings")
+	if !ok {
+		return nil
+	}
+	var out []Setting
+	for k, x := range v.AsValueMap() {
+		out = append(out, Setting{Key: k, Value: x.AsString()})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Key < out[b].Key })
+	return out
 }

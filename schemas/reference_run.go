@@ -20,10 +20,12 @@ var refRun = map[string]string{
 		"`{ partition, offset, timestamp, key, value, tombstone }`; key and value are text (bytes that are not UTF-8 as `0x…`), " +
 		"`value` is `null` for a tombstone, `timestamp` is UTC text; `jsondecode(m.value)` reads a JSON value. With " +
 		"`offsets = true`: `{ topic, partitions = [{ partition, start, end }], end, records }`.\n" +
-		"- `flink` with a `job`: the job's facts, `{ job_id, name, state, restarts, start_time, vertices = [{ name, status, " +
+		"- `flink` with a `job`: the job's facts, `{ job_id, name, state, restarts, restarts_in_experiment, start_time, vertices = [{ name, status, " +
 		"records_in, records_out, backpressure, busy, backpressure_level }], backpressure = { max, busy_max, level }, " +
 		"checkpoints = { completed, failed, in_progress, restored, latest_id, latest_time, state_size, restored_id }, exceptions = " +
-		"[{ time, name, task, message }] }` (at most 10 exceptions, newest first; `state_size` is the latest completed " +
+		"[{ time, name, task, message }] }` (`restarts` since the job was submitted; `restarts_in_experiment` since the " +
+		"experiment began, before any control was applied to it, so that a restart an earlier experiment caused is not " +
+		"counted again; at most 10 exceptions, newest first; `state_size` is the latest completed " +
 		"checkpoint's whole state in bytes, `null` before the first); without a job: " +
 		"`{ jobs = [one such object per job], count }`. The backpressure facts are `null` unless the step shows " +
 		"`\"backpressure\"`, and while Flink has no metrics of a vertex yet: a vertex's `backpressure` is the share of time " +
@@ -290,13 +292,13 @@ var refRun = map[string]string{
 	// control
 	"control": "A negative control: a sabotage of the running lab, made of actions it can undo. Three kinds: a kill " +
 		"switch (`stop` services, `cancel` streaming jobs), a fault that keeps the pipeline alive but slow (`pause` " +
-		"services, optionally thawed after `pause_for`), and a mutant (`job` with `replace` or `query`: the job run " +
-		"with SQL that is wrong in one way the lab names). It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
+		"services, optionally thawed after `pause_for`), and a mutant (`job` with `replace`, `query` or `settings`: the job run " +
+		"with SQL or settings wrong in one way the lab names). It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
 		"control once (a control with `pause_for` once per experiment), runs again each experiment that finished and whose expectations name it in `detects` (only the " +
 		"steps with expectations that name it, the steps they depend on, and the steps up to the last of them that act on " +
 		"the stack or let time pass (every wait, as on the healthy run); waits and " +
 		"step timeouts capped at `--control-cap`, default 35s), then undoes it: thaws paused services, starts stopped ones again in reverse order, " +
-		"cancels a mutant, submits again every streaming job that no longer runs and waits until they run. An expectation that held on the " +
+		"cancels a mutant (runs a bounded job's own SQL again), submits again every streaming job that no longer runs and waits until they run. An expectation that held on the " +
 		"healthy run and was false under the control on a result that exists is \"shown able to fail\"; one that held under it too is \"blind\"; " +
 		"a skipped, failed or empty step, or an error evaluating the condition, is \"not checkable\". With `--strict` a blind " +
 		"expectation exits 3, and so does one that no control showed able to fail. A control does at least one thing.",
@@ -310,11 +312,13 @@ var refRun = map[string]string{
 	"control.pause_for": "A duration (`\"40s\"`): thaw the paused services that long after the control was applied, while " +
 		"the experiment still runs, so that the rows arrive, late: what shows a bound on lag able to fail. The control is " +
 		"then applied anew for each experiment that names it. Needs `pause`.",
-	"control.job": "A job reference (`job.order_wide`), a declared streaming job, with `replace` or `query`: while the " +
-		"control is on, the job is cancelled and its mutant runs in its place, rendered as the job is (same tables, " +
-		"settings and name) into `sql/flink/controls/NAME.sql` and planned by the engine check before anything runs; to " +
-		"undo, the mutant is cancelled and the job's own SQL submitted again. The record shows the mutant's diff " +
-		"against the job and whether some expectation killed it (was shown able to fail under it).",
+	"control.job": "A job reference (`job.order_wide`) with `replace`, `query` or `settings`: the job's mutant, " +
+		"rendered as the job is (same tables, settings and name, the control's `settings` over the job's) into " +
+		"`sql/flink/controls/NAME.sql` and planned by the engine check before anything runs. A streaming job is " +
+		"cancelled and its mutant runs in its place while the control is on; to undo, the mutant is cancelled and the " +
+		"job's own SQL submitted again. A bounded job runs as its mutant in every batch step while the control is on; " +
+		"to undo, the job's own SQL runs once more, so that its table holds the job's result again. The record shows " +
+		"the mutant's diff against the job and whether some expectation killed it (was shown able to fail under it).",
 	"control.replace": "A map from text of the job's query to the text the mutant has there, e.g. " +
 		"`{ \"COALESCE(p.payment_status, 'PENDING') AS payment_status\" = \"'PENDING' AS payment_status\" }` (a " +
 		"status that never updates) or `{ \"ON o.order_id = p.order_id\" = \"ON o.order_id = p.order_id WHERE " +
@@ -325,6 +329,9 @@ var refRun = map[string]string{
 		"cannot say (the query `UNION ALL` itself: every row emitted twice). Checked as the job's query is (it must " +
 		"read the job's tables and give the written table's columns) and must differ from it. Needs `job`; not with " +
 		"`replace`.",
+	"control.settings": "A map of strings (`{ \"restart-strategy.type\" = \"none\" }`): SET statements of the " +
+		"mutant, over the job's own `settings`, for a job wrong in how it runs rather than in what it computes (no " +
+		"restart strategy: the first failure ends it). Alone or with `replace` or `query`; needs `job`.",
 	"control.settle": "A duration (`\"40s\"`): how long the experiments wait after the control is applied. A mutant " +
 		"submitted afresh first reads its source's backlog, and a fault seen only while it happens (a window updated in " +
 		"place) must happen after the experiment has looked: without the wait, the experiment reads the backlog's end " +

@@ -97,16 +97,21 @@ func (r *Runner) mutantDiff(c *schemas.Control) string {
 	if job == nil {
 		return ""
 	}
-	code := func(q string) []string {
+	code := func(j *schemas.Job) []string {
 		var out []string
-		for _, l := range difflib.SplitLines(q + "\n") {
+		// The job's own settings, as its script sets them: a mutant may
+		// differ there alone (no restart strategy).
+		for _, s := range j.Settings {
+			out = append(out, fmt.Sprintf("SET '%s' = '%s';\n", s.Key, s.Value))
+		}
+		for _, l := range difflib.SplitLines(j.Query + "\n") {
 			if !strings.HasPrefix(strings.TrimSpace(l), "--") {
 				out = append(out, l)
 			}
 		}
 		return out
 	}
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: code(job.Query), B: code(m.Query),
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: code(job), B: code(m),
 		FromFile: "jobs/" + job.Name, ToFile: "control " + c.Name, Context: 1})
 	if err != nil {
 		return ""
@@ -153,6 +158,9 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 	actx, stopThaw := context.WithCancel(ctx)
 	defer stopThaw()
 	th := &thaw{}
+	// The first experiment's base is the stack before the control: a
+	// restart the control causes is the experiment's to see.
+	r.noteRestarts(ctx, exps[0])
 	applyErr := r.applyControl(actx, c, first, th)
 	if d := schemas.ParseDuration(c.Settle); d > 0 && applyErr == nil {
 		r.opt.Progress.Info(fmt.Sprintf("control %s: letting it settle for %s", c.Name, c.Settle))
@@ -173,6 +181,9 @@ func (r *Runner) underControl(ctx context.Context, c *schemas.Control, exps []*s
 			continue
 		}
 		r.opt.Progress.Experiment(e)
+		if i > 0 {
+			r.noteRestarts(ctx, e)
+		}
 		// A fresh run of the experiment: its captures are its own.
 		delete(r.caps, e.Name)
 		for k := range r.missing {
@@ -329,6 +340,16 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 		}()
 	}
 	cancel := c.Cancel
+	if m := c.Mutant; m != nil && m.Mode == schemas.ModeBatch {
+		// A bounded job runs only when a batch step runs it: from now on,
+		// as its mutant.
+		if r.batchMutant == nil {
+			r.batchMutant = map[string]*schemas.Control{}
+		}
+		r.batchMutant[m.Name] = c
+		run.Applied = append(run.Applied, fmt.Sprintf("bounded job %s runs as %s in every batch step while the control is on", m.Name, c.MutantFile()))
+		return nil
+	}
 	if c.Mutant != nil {
 		cancel = append(slices.Clone(cancel), c.Mutant.Name)
 	}
@@ -421,7 +442,19 @@ func (r *Runner) undoControl(ctx context.Context, c *schemas.Control, run *recor
 	if r.lab.Stack.Flink == nil || r.flink == nil {
 		return errors.Join(errs...)
 	}
-	if m := c.Mutant; m != nil {
+	if m := c.Mutant; m != nil && m.Mode == schemas.ModeBatch {
+		// The mutant's result stays in the job's table until the job runs
+		// again: run it now, so the lab serves the right result.
+		delete(r.batchMutant, m.Name)
+		if job := r.lab.Job(m.Name); job != nil {
+			b := r.batchJob(ctx, job)
+			if b.err != "" {
+				errs = append(errs, fmt.Errorf("run bounded job %s's own SQL again: %s", m.Name, b.err))
+			} else {
+				run.Undone = append(run.Undone, fmt.Sprintf("ran bounded job %s's own SQL again (%s), so that its table holds the job's result", m.Name, b.id))
+			}
+		}
+	} else if m != nil {
 		// The mutant runs under the job's name: cancelled first, so that
 		// the job's own SQL is submitted again below and never writes
 		// beside it.

@@ -53,7 +53,7 @@
 //
 // flink with a job:
 //
-//	{ job_id, name, state, restarts, start_time (UTC text),
+//	{ job_id, name, state, restarts, restarts_in_experiment (since the experiment began), start_time (UTC text),
 //	  vertices = [{ name, status, records_in, records_out,
 //	                backpressure, busy, backpressure_level }],
 //	  backpressure = { max, busy_max, level },

@@ -440,9 +440,13 @@ func (r *Runner) batchJob(ctx context.Context, j *schemas.Job) batchResult {
 			b.before = cty.StringVal(v)
 		}
 	}
-	sent, shown, err := r.jobScript(j.Name)
+	what, rel := "job "+j.Name, "sql/flink/"+j.Name+".sql"
+	if c := r.batchMutant[j.Name]; c != nil {
+		what, rel = "control "+c.Name, c.MutantFile()
+	}
+	sent, shown, err := r.script(what, rel)
 	if err == nil {
-		b.script = "-- sql/flink/" + j.Name + ".sql\n" + strings.Join(shown, ";\n") + ";"
+		b.script = "-- " + rel + "\n" + strings.Join(shown, ";\n") + ";"
 		var run *flinkapi.ScriptRun
 		run, err = r.flink.RunScript(ctx, r.jobName(j.Name), sent, 10)
 		if err == nil {
@@ -562,4 +566,30 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// noteRestarts reads each active job's restarts as e begins, the base of
+// its flink steps' restarts_in_experiment. An experiment without a flink
+// step reads nothing; a job that cannot be read has no base (all its
+// restarts count), which the record shows as they are.
+func (r *Runner) noteRestarts(ctx context.Context, e *schemas.Experiment) {
+	r.restartBase = nil
+	if r.flink == nil || r.opt.Endpoints.Flink == "" || !slices.ContainsFunc(e.Steps, func(s *schemas.Step) bool { return s.Kind == schemas.StepFlink }) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	jobs, err := r.flink.Jobs(ctx)
+	if err != nil {
+		return
+	}
+	r.restartBase = map[string]int64{}
+	for _, j := range jobs {
+		if !flinkapi.Active(j.State) {
+			continue
+		}
+		if st, err := r.flink.JobStatus(ctx, j.ID, []string{flinkapi.ShowRestarts}, 0); err == nil {
+			r.restartBase[j.ID] = st.Restarts
+		}
+	}
 }

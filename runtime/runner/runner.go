@@ -109,6 +109,12 @@ type Runner struct {
 	jobIDs  map[string]string // job name → ID (found or submitted)
 	// cap bounds waits and step timeouts while a control is on (0: off).
 	cap time.Duration
+	// batchMutant is the control whose mutant a bounded job runs as
+	// while that control is on (job name → control).
+	batchMutant map[string]*schemas.Control
+	// restartBase is each running job's restarts (by job ID) when the
+	// current experiment began, before any control was applied to it.
+	restartBase map[string]int64
 }
 
 // ErrUsage marks mistakes in what was asked (unknown experiment, a record
@@ -441,6 +447,7 @@ func (r *Runner) runExperiment(ctx context.Context, e *schemas.Experiment) error
 		r.opt.Progress.Skipped(e, re.Skipped)
 		return r.write()
 	}
+	r.noteRestarts(ctx, e)
 	stopped := ""
 	for _, rs := range re.Steps {
 		if rs.Status == record.StatusError {

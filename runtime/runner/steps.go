@@ -371,7 +371,7 @@ func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
 			if err != nil {
 				return outcome{ran: ran, err: err}
 			}
-			vals = append(vals, flinkValue(st))
+			vals = append(vals, flinkValue(st, r.restartBase))
 			row := []string{st.Name, st.JobID, st.State}
 			if show[flinkapi.ShowCheckpoints] {
 				row = append(row, checkpointText(st.Checkpoints))
@@ -399,7 +399,7 @@ func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
 	if err != nil {
 		return outcome{ran: ran, err: err}
 	}
-	return outcome{ran: ran, value: flinkValue(st), output: flinkOutput(st, show), counts: map[string]int64{}}
+	return outcome{ran: ran, value: flinkValue(st, r.restartBase), output: flinkOutput(st, show), counts: map[string]int64{}}
 }
 
 // percent writes a ratio of time (0 to 1) as Flink's UI does.

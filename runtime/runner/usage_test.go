@@ -82,21 +82,37 @@ func TestFlinkValueBackpressure(t *testing.T) {
 		{Name: "Join", Backpressure: &flinkapi.Backpressure{Level: "ok", Ratio: 0, Busy: 0.7, Idle: 0.3}},
 		{Name: "Sink"},
 	}}
-	bp := flinkValue(st).GetAttr("backpressure")
+	bp := flinkValue(st, nil).GetAttr("backpressure")
 	if bp.GetAttr("max").Equals(cty.NumberFloatVal(0.3)).False() || bp.GetAttr("busy_max").Equals(cty.NumberFloatVal(0.7)).False() ||
 		bp.GetAttr("level").AsString() != "low" {
 		t.Errorf("backpressure %s", bp.GoString())
 	}
-	if v := flinkValue(st).GetAttr("vertices").Index(cty.NumberIntVal(2)); !v.GetAttr("backpressure").IsNull() || !v.GetAttr("backpressure_level").IsNull() {
+	if v := flinkValue(st, nil).GetAttr("vertices").Index(cty.NumberIntVal(2)); !v.GetAttr("backpressure").IsNull() || !v.GetAttr("backpressure_level").IsNull() {
 		t.Errorf("an unmeasured vertex: %s", v.GoString())
 	}
 	st.Vertices = st.Vertices[2:]
-	if bp := flinkValue(st).GetAttr("backpressure"); !bp.GetAttr("max").IsNull() || !bp.GetAttr("level").IsNull() {
+	if bp := flinkValue(st, nil).GetAttr("backpressure"); !bp.GetAttr("max").IsNull() || !bp.GetAttr("level").IsNull() {
 		t.Errorf("nothing measured: %s", bp.GoString())
 	}
 	got := defaultSample(schemas.StepFlink, flinkValue(&flinkapi.Status{Vertices: []flinkapi.VertexStatus{
-		{Name: "Join", Backpressure: &flinkapi.Backpressure{Level: "high", Ratio: 0.9, Busy: 0.1}}}}))
+		{Name: "Join", Backpressure: &flinkapi.Backpressure{Level: "high", Ratio: 0.9, Busy: 0.1}}}}, nil))
 	if got["backpressure"] == cty.NilVal || got["busy"] == cty.NilVal {
 		t.Errorf("samples keep no backpressure: %v", got)
+	}
+}
+
+// TestRestartsInExperiment: a job's restarts count from the experiment's
+// start (its base, by job ID); a job submitted since has none, so all of
+// its restarts are the experiment's.
+func TestRestartsInExperiment(t *testing.T) {
+	base := map[string]int64{"a1": 1}
+	for _, c := range []struct {
+		id   string
+		want int64
+	}{{"a1", 2}, {"b2", 3}} {
+		v := flinkValue(&flinkapi.Status{JobID: c.id, Restarts: 3}, base)
+		if got, _ := v.GetAttr("restarts_in_experiment").AsBigFloat().Int64(); got != c.want || !v.GetAttr("restarts").Equals(cty.NumberIntVal(3)).True() {
+			t.Errorf("job %s: restarts_in_experiment %d, want %d (restarts %s)", c.id, got, c.want, v.GetAttr("restarts").GoString())
+		}
 	}
 }

@@ -179,11 +179,14 @@ func timeText(t time.Time) cty.Value {
 var backpressureLevels = []string{"ok", "low", "high"}
 
 // flinkValue is the result of a flink step for one job:
-// {job_id, name, state, restarts, start_time, vertices = [{name, status, records_in,
+// {job_id, name, state, restarts, restarts_in_experiment, start_time, vertices = [{name, status, records_in,
 // records_out, backpressure, busy, backpressure_level}], backpressure = {max,
 // busy_max, level}, checkpoints = {completed, failed, in_progress, restored,
 // latest_id, latest_time, state_size, restored_id}, exceptions = [{time, name, task, message}]}.
-func flinkValue(st *flinkapi.Status) cty.Value {
+// base holds each job's restarts when the experiment began (by job ID):
+// restarts_in_experiment is the job's restarts since, so that a restart
+// left over from an earlier experiment is not counted again.
+func flinkValue(st *flinkapi.Status, base map[string]int64) cty.Value {
 	vs := make([]cty.Value, len(st.Vertices))
 	// The job's backpressure: the highest of its vertices', null when
 	// none was measured.
@@ -237,6 +240,9 @@ func flinkValue(st *flinkapi.Status) cty.Value {
 		"name":     cty.StringVal(st.Name),
 		"state":    cty.StringVal(st.State),
 		"restarts": cty.NumberIntVal(st.Restarts),
+		// A job submitted since the experiment began has no base: all its
+		// restarts are the experiment's.
+		"restarts_in_experiment": cty.NumberIntVal(st.Restarts - base[st.JobID]),
 		// When the job started (UTC, as the sources' timestamps): rows
 		// written after it went through the running job, not its snapshot.
 		"start_time": timeText(st.StartTime),

@@ -76,3 +76,15 @@ control "stranger" {
   job   = job.copy
   query = "SELECT id, status FROM copy" # ERROR: Query reads an undeclared table
 }
+
+control "no_restarts" {
+  title    = "A mutant in its settings alone: valid"
+  job      = job.copy
+  settings = { "restart-strategy.type" = "none" }
+}
+
+control "same_settings" {
+  title    = "Settings that are the job's own"
+  job      = job.copy
+  settings = {} # ERROR: Mutant equals its job
+}
