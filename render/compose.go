@@ -1,8 +1,6 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -83,13 +81,6 @@ func TaskManagerNames(l *schemas.Lab) []string {
 // projectName is the compose project of the lab, as in .env.
 func projectName(l *schemas.Lab) string {
 	return "labgen-" + strings.ReplaceAll(l.Name, "_", "-")
-}
-
-// kafkaClusterID is the lab's fixed KRaft cluster ID: 16 bytes derived
-// from the lab's name, base64url without padding, as Kafka writes them.
-func kafkaClusterID(l *schemas.Lab) string {
-	sum := sha256.Sum256([]byte("labgen kafka cluster " + l.Name))
-	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
 
 // composeYAML marshals the project deterministically: compose-go's YAML
@@ -343,7 +334,7 @@ func kafkaService(l *schemas.Lab) types.ServiceConfig {
 	svc := types.ServiceConfig{}
 	svc.Image = k.Image
 	svc.Environment = env(
-		"CLUSTER_ID", kafkaClusterID(l),
+		"CLUSTER_ID", l.KafkaClusterID(),
 		// kafka-server-start.sh takes the heap from here (1 GB if unset).
 		// The image's configure step also writes it into the broker's
 		// properties as heap.opts (its exclude list names KAFKA_HEAP_OPT),

@@ -384,7 +384,7 @@ func TestComposeKafka(t *testing.T) {
 	}
 	other := *l
 	other.Name = "another"
-	if kafkaClusterID(&other) == id || kafkaClusterID(l) != id {
+	if other.KafkaClusterID() == id || l.KafkaClusterID() != id {
 		t.Errorf("the cluster ID should be fixed per lab and differ between labs")
 	}
 	for key, want := range map[string]string{

@@ -1,6 +1,13 @@
 package schemas
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
 
 // Defaults of the Kafka broker and its UI.
 const (
@@ -87,4 +94,23 @@ var kafkaUIComponent = &ComponentDesc{
 			DeclRange: b.DefRange,
 		}
 	},
+}
+
+// KafkaClusterID is the lab's fixed KRaft cluster ID, the same on every
+// face: 16 bytes derived from the lab's name, base64url without padding,
+// as Kafka writes them. Like Kafka's own Uuid.randomUuid, it never begins
+// with "-", which kafka-storage format --cluster-id would read as an
+// option (one lab name in 64 hits it): such a digest is hashed again.
+func (l *Lab) KafkaClusterID() string {
+	seed := "labgen kafka cluster " + l.Name
+	for i := 0; ; i++ {
+		in := seed
+		if i > 0 {
+			in = fmt.Sprintf("%s #%d", seed, i)
+		}
+		sum := sha256.Sum256([]byte(in))
+		if id := base64.RawURLEncoding.EncodeToString(sum[:16]); !strings.HasPrefix(id, "-") {
+			return id
+		}
+	}
 }

@@ -66,6 +66,41 @@ type Server struct {
 // Start formats a fresh KRaft storage directory in $TMPDIR and starts a
 // broker on free 127.0.0.1 ports, returning once a client can list the
 // broker. The error wraps ErrMissing when java or mvn is not installed.
+// FormatStorage runs Kafka's own storage tool (kafka-storage.sh format)
+// with clusterID on a fresh directory, removed afterwards: what a broker's
+// first start does, so that a test can show an ID is one Kafka takes.
+func FormatStorage(ctx context.Context, clusterID string) error {
+	java, err := lookJava()
+	if err != nil {
+		return err
+	}
+	cp, err := classpath(ctx)
+	if err != nil {
+		return err
+	}
+	dir, err := proc.NewDir(dirPrefix, "")
+	if err != nil {
+		return err
+	}
+	defer dir.Remove()
+	port, ctrl, err := twoFreePorts()
+	if err != nil {
+		return err
+	}
+	props := dir.Join("server.properties")
+	if err := os.WriteFile(props, []byte(serverProperties(port, ctrl, dir.Join("data"))), 0o644); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", cp,
+		"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", props).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("kafka storage format -t %s: %v\n%s", clusterID, err, proc.Tail(string(out), 20))
+	}
+	return nil
+}
+
 // Stop kills the broker and removes its directory.
 func Start(ctx context.Context) (*Server, error) {
 	java, err := lookJava()

@@ -3,8 +3,6 @@ package native
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -101,13 +99,6 @@ func zkRuok(ctx context.Context, addr string) error {
 	return nil
 }
 
-// KafkaClusterID is the KRaft cluster ID of the lab's broker: the one
-// compose.yaml carries (render derives it the same way from the lab name).
-func KafkaClusterID(l *schemas.Lab) string {
-	sum := sha256.Sum256([]byte("labgen kafka cluster " + l.Name))
-	return base64.RawURLEncoding.EncodeToString(sum[:16])
-}
-
 // KafkaService is a single KRaft node (broker and controller), its topics
 // created once it answers.
 func KafkaService(lay Layout, cp *Classpaths, p Ports, lab *schemas.Lab) Service {
@@ -117,7 +108,7 @@ func KafkaService(lay Layout, cp *Classpaths, p Ports, lab *schemas.Lab) Service
 	propsBody := KafkaProperties(lab, lay, p)
 	jvm := append(smallJVM(kafkaHeap), "-Dlog4j2.configurationFile="+cp.Log4j, "-cp", classpathArg(cp.Kafka))
 	topics := lab.KafkaTopics()
-	clusterID := KafkaClusterID(lab)
+	clusterID := lab.KafkaClusterID()
 	return Service{
 		Name:    "kafka",
 		Argv:    append(append([]string{"java"}, jvm...), "kafka.Kafka", props),

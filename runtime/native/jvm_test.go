@@ -2,8 +2,11 @@ package native
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +17,8 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/internal/proc"
+	"github.com/labgen/labgen/internal/testkafka"
+	"github.com/labgen/labgen/internal/testproc"
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/flinkapi"
 	"github.com/labgen/labgen/schemas"
@@ -416,5 +421,45 @@ func TestFlinkConfigStateBackend(t *testing.T) {
 	got := yamlKeys(t, flinkYAML(FlinkConfig(lab, Layout{Lab: "/lab", State: "/lab/.native"}, Ports{})))
 	if got["state.backend.type"] != "rocksdb" || got["state.backend.incremental"] != "true" {
 		t.Errorf("state.backend.type %q, state.backend.incremental %q; want rocksdb, true", got["state.backend.type"], got["state.backend.incremental"])
+	}
+}
+
+// TestKafkaClusterIDs: the cluster ID of a lab is one Kafka's storage tool
+// takes. The lab "loans" is the name that found the bug: its digest in
+// base64url begins with "-" (-8qMVsuo-jQ_pOXnnkUUpg), which the tool read
+// as an option, so the broker never started. Over 1000 random names, each
+// ID is 16 bytes in base64url and none begins with "-"; "loans"'s is
+// formatted by Kafka's own tool.
+func TestKafkaClusterIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := []string{"loans", "orders", "sensors"}
+	for range 1000 {
+		b := make([]byte, 3+rng.IntN(12))
+		for i := range b {
+			b[i] = "abcdefghijklmnopqrstuvwxyz_0123456789"[rng.IntN(37)]
+		}
+		names = append(names, "l"+string(b))
+	}
+	seen := map[string]string{}
+	for _, n := range names {
+		id := (&schemas.Lab{Name: n}).KafkaClusterID()
+		if raw, err := base64.RawURLEncoding.DecodeString(id); err != nil || len(raw) != 16 || strings.HasPrefix(id, "-") {
+			t.Errorf("lab %s: cluster ID %q", n, id)
+		}
+		if other, ok := seen[id]; ok {
+			t.Errorf("labs %s and %s share the cluster ID %s", n, other, id)
+		}
+		seen[id] = n
+	}
+	id := (&schemas.Lab{Name: "loans"}).KafkaClusterID()
+	if id == "-8qMVsuo-jQ_pOXnnkUUpg" {
+		t.Fatalf("loans keeps the ID the storage tool refuses")
+	}
+	mode := testproc.Mode(t, "testkafka", "test servers")
+	switch err := testkafka.FormatStorage(context.Background(), id); {
+	case errors.Is(err, testkafka.ErrMissing):
+		testproc.Missing(t, mode, err.Error())
+	case err != nil:
+		t.Fatal(err)
 	}
 }
