@@ -33,7 +33,7 @@ func Functions(readFile func(string) ([]byte, error)) map[string]function.Functi
 		"min": stdlib.MinFunc, "max": stdlib.MaxFunc, "coalesce": stdlib.CoalesceFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "element": stdlib.ElementFunc,
 		"format": stdlib.FormatFunc, "join": stdlib.JoinFunc, "keys": stdlib.KeysFunc,
-		"length": stdlib.LengthFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc,
+		"length": lengthFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc,
 		"upper": stdlib.UpperFunc, "merge": stdlib.MergeFunc, "range": stdlib.RangeFunc,
 		"replace": stdlib.ReplaceFunc, "split": stdlib.SplitFunc, "trimspace": stdlib.TrimSpaceFunc,
 		"values": stdlib.ValuesFunc, "jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
@@ -417,5 +417,32 @@ var sqlStringFunc = function.New(&function.Spec{
 		}
 		q := strings.NewReplacer(`\`, `\\`, "'", "''").Replace(s.AsString())
 		return cty.StringVal("'" + q + "'"), nil
+	},
+})
+
+// lengthFunc is cty's length, which also counts an object's attributes
+// and a string's characters. A capture such as { for r in result.rows :
+// r.genre => r.n } is an object, not a map: cty's length refused it, and
+// an expectation on data that was right read "not held".
+var lengthFunc = function.New(&function.Spec{
+	Description: "The number of elements of a list, tuple, set, map or object, or of characters of a string.",
+	Params:      []function.Parameter{{Name: "collection", Type: cty.DynamicPseudoType, AllowDynamicType: true, AllowMarked: true}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		switch ty := args[0].Type(); {
+		case ty.IsObjectType(), ty == cty.String, ty == cty.DynamicPseudoType:
+			return cty.Number, nil
+		default:
+			return stdlib.LengthFunc.ReturnType([]cty.Type{ty})
+		}
+	},
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v := args[0]
+		switch ty := v.Type(); {
+		case ty.IsObjectType():
+			return cty.NumberIntVal(int64(len(ty.AttributeTypes()))), nil
+		case ty == cty.String:
+			return stdlib.StrlenFunc.Call([]cty.Value{v})
+		}
+		return stdlib.LengthFunc.Call([]cty.Value{v})
 	},
 })

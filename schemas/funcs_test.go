@@ -311,3 +311,45 @@ func TestSecondsBetween(t *testing.T) {
 		}
 	}
 }
+
+// TestLengthOfCaptures: the loans lab's four expectations called length()
+// on a captured object ({ for r in result.rows : r.genre => r.n }), which
+// cty's length refused on data that was right. Objects and strings have a
+// length; lists, tuples and maps keep theirs; a number has none.
+func TestLengthOfCaptures(t *testing.T) {
+	rows := cty.TupleVal([]cty.Value{
+		cty.ObjectVal(map[string]cty.Value{"genre": cty.StringVal("crime"), "n": cty.NumberIntVal(3)}),
+		cty.ObjectVal(map[string]cty.Value{"genre": cty.StringVal("poetry"), "n": cty.NumberIntVal(1)}),
+	})
+	m := cty.MapVal(map[string]cty.Value{"a": cty.NumberIntVal(1)})
+	ctx := &hcl.EvalContext{Functions: Functions(nil), Variables: map[string]cty.Value{"rows": rows, "m": m}}
+	for src, want := range map[string]int64{
+		`length({ for r in rows : r.genre => r.n })`:                   2,
+		`length(keys({ for r in rows : r.genre => r.n }))`:             2,
+		`lookup({ for r in rows : r.genre => r.n }, "crime", 0)`:       3,
+		`length({ a = 1, b = 2, c = 3 })`:                              3,
+		`length([for r in rows : r.n])`:                                2,
+		`length(m)`:                                                    1,
+		`length("héllo")`:                                              5,
+		`length([])`:                                                   0,
+		`length({ for r in rows : r.genre => r.n if r.n > 5 })`:        0,
+		`values({ for r in rows : r.genre => r.n })[0] + length(rows)`: 5,
+	} {
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "t.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		v, diags := expr.Value(ctx)
+		if diags.HasErrors() {
+			t.Errorf("%s: %s", src, diags.Error())
+			continue
+		}
+		if got, _ := v.AsBigFloat().Int64(); got != want {
+			t.Errorf("%s = %d, want %d", src, got, want)
+		}
+	}
+	expr, _ := hclsyntax.ParseExpression([]byte(`length(5)`), "t.hcl", hcl.InitialPos)
+	if _, diags := expr.Value(ctx); !diags.HasErrors() {
+		t.Error("length(5) has a value")
+	}
+}

@@ -58,7 +58,7 @@ var refData = map[string]string{
 	"fn.jsondecode": "`jsondecode(string)`: the value a JSON document describes.",
 	"fn.jsonencode": "`jsonencode(value)`: the value as a JSON string.",
 	"fn.keys":       "`keys(map)`: the keys of a map or the attribute names of an object, in lexicographic order.",
-	"fn.length":     "`length(collection)`: the number of elements of a list, tuple, set or map.",
+	"fn.length":     "`length(collection)`: the number of elements of a list, tuple, set, map or object (a capture such as `{ for r in result.rows : r.genre => r.n }` is an object), or of characters of a string.",
 	"fn.lognormal": "`lognormal(mu, sigma)` or `lognormal(mu, sigma, { min = ..., max = ... })`: a distribution whose logarithm is normal, each draw `exp(mu + sigma·Z)` with `sigma` not negative, clamped to the optional `min` and `max`. " +
 		"For numeric columns and a `delay`, as in `lognormal(4.0, 0.7, { min = 1, max = 5000 })`.",
 	"fn.lookup": "`lookup(map, key, default)`: the element of a map or object at `key`, else `default`.",
