@@ -37,6 +37,23 @@ func TestMutantControls(t *testing.T) {
 	if job.Query == lab.Control("status_stale").Mutant.Query {
 		t.Error("the job's own query was changed")
 	}
+	// A mutant in its settings alone: the job's query, its settings and
+	// the control's over them.
+	nr := lab.Control("no_restarts").Mutant
+	if nr == nil || nr.Query != job.Query || len(nr.Settings) != len(job.Settings)+1 {
+		t.Fatalf("no_restarts: %+v", nr)
+	}
+	found := false
+	for _, s := range nr.Settings {
+		found = found || s == Setting{Key: "restart-strategy.type", Value: "none"}
+	}
+	if !found {
+		t.Errorf("no_restarts: settings %+v", nr.Settings)
+	}
+	// A mutant of a bounded job stays bounded: batch steps run it.
+	if m := lab.Control("summary_paid_only").Mutant; m == nil || m.Mode != ModeBatch || !strings.Contains(m.Query, "END) AS BIGINT) AS order_count") {
+		t.Errorf("summary_paid_only: %+v", m)
+	}
 	if k := lab.Control("join_cancelled").Kind(); k != ControlKillSwitch {
 		t.Errorf("join_cancelled is a %q", k)
 	}

@@ -139,6 +139,10 @@ func TestMutantDiff(t *testing.T) {
 	if strings.Contains(d, "Mutant of") || strings.Contains(d, "o.customer_id") {
 		t.Errorf("the diff shows comments or lines far from the change:\n%s", d)
 	}
+	// A mutant in its settings alone shows them.
+	if d := r.mutantDiff(lab.Control("no_restarts")); !strings.Contains(d, "+SET 'restart-strategy.type' = 'none';\n") {
+		t.Errorf("no_restarts' diff lacks its setting:\n%s", d)
+	}
 	if r.mutantDiff(lab.Control("join_cancelled")) != "" {
 		t.Error("a control that is not a mutant has a diff")
 	}
