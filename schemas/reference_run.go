@@ -173,7 +173,9 @@ var refRun = map[string]string{
 		"`result` (and `samples`) unless the step failed; only a step with a result may capture. A capture that cannot be " +
 		"evaluated, or is null or empty (a blank string, an empty list or object), fails the step, and the later steps that " +
 		"need it are skipped. The values are kept in the record and read as `step.STEP.NAME`, or `experiment.EXP.STEP.NAME` " +
-		"in a later experiment.",
+		"in a later experiment. A capture has the type of its expression: a number, a string, a bool, `[for …]` a tuple, " +
+		"`{ for … : key => value }` and `{ name = … }` an object, which `length`, `keys`, `values` and `lookup` read as " +
+		"they read a map.",
 	"experiment.step.compare": "An object `{ declared, column }` on a query step: the values of one column of its rows, " +
 		"binned (about √n bins, 5 to 30), beside what the producer's declared distribution expects of as many values. The " +
 		"step's table becomes the bins and record.json keeps the values; rows whose value is not a number are left out, and " +

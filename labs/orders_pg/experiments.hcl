@@ -85,7 +85,7 @@ experiment "baseline" {
     }
 
     expect {
-      condition = result.state == "RUNNING" && length([for v in result.vertices : v if v.status != "RUNNING"]) == 0 && result.restarts == 0
+      condition = result.state == "RUNNING" && length([for v in result.vertices : v if v.status != "RUNNING"]) == 0 && result.restarts_in_experiment == 0
       message   = "Measured: the streaming job and every one of its vertices run, and it has not restarted."
       detects   = [control.join_cancelled]
     }

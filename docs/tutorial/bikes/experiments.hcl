@@ -42,7 +42,7 @@ experiment "every_ride_arrives" {
     }
 
     expect {
-      condition = result.state == "RUNNING" && result.restarts == 0
+      condition = result.state == "RUNNING" && result.restarts_in_experiment == 0
       message   = "The trips job runs and has not restarted."
       detects   = [control.trips_cancelled]
     }
