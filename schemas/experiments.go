@@ -170,8 +170,7 @@ func (d *decoder) decodeStep(b *hcl.Block, e *Experiment) *Step {
 		if diags.HasErrors() {
 			continue
 		}
-		c := d.expr(xc.Attributes["condition"], cty.Bool, true)
-		c.Source = exprSource(d, xc.Attributes["condition"].Expr)
+		c := d.runExpr(xc.Attributes["condition"], cty.Bool)
 		if !s.HasResult() {
 			d.errorf(xb.DefRange, "Nothing to check", "A %s step has no result for an expectation to check; put the expect on the step whose result it reads, or on a wait that re-runs it.", s.Kind)
 		}
@@ -210,8 +209,7 @@ func (d *decoder) namedExprs(a *hcl.Attribute, step, what string) []*Capture {
 				}
 			}
 		}
-		x := d.expr(&hcl.Attribute{Name: key, Expr: kv.Value, Range: kv.Value.Range()}, cty.DynamicPseudoType, true)
-		x.Source = exprSource(d, kv.Value) // evaluated at run time, over result
+		x := d.runExpr(&hcl.Attribute{Name: key, Expr: kv.Value, Range: kv.Value.Range()}, cty.DynamicPseudoType)
 		out = append(out, &Capture{Name: key, Expr: x})
 	}
 	return out
@@ -251,6 +249,22 @@ func (d *decoder) expr(a *hcl.Attribute, ty cty.Type, allowResult bool) Expr {
 		text = p
 	}
 	return Expr{Source: exprSource(d, a.Expr), Text: text, Refs: capturedRefs(a.Expr, ref.exp.Name), Range: a.Expr.Range()}
+}
+
+// runExpr decodes a capture, sample, expect condition or wait until. A run
+// evaluates these even when they use no run-time value (the loader has
+// then evaluated them already), so their calls are checked against the
+// run's functions too; checkDeferred checks the others'.
+func (d *decoder) runExpr(a *hcl.Attribute, ty cty.Type) Expr {
+	if a == nil {
+		return Expr{}
+	}
+	x := d.expr(a, ty, true)
+	if !x.Deferred() {
+		d.checkCalls(a.Expr, true)
+	}
+	x.Source = exprSource(d, a.Expr)
+	return x
 }
 
 // capturedRefs lists the captured values an expression of experiment exp
@@ -601,8 +615,7 @@ func (d *decoder) decodeWaitStep(a *hcl.Attribute, e *Experiment) *WaitStep {
 		if w.Rerun == "" {
 			d.errorf(ua.Expr.Range(), "Condition without a step", "until is checked over the result of the step named by rerun = step.<name>.")
 		}
-		x := d.expr(ua, cty.Bool, true)
-		x.Source = exprSource(d, ua.Expr)
+		x := d.runExpr(ua, cty.Bool)
 		w.Until = &x
 		d.keepSyntax(w.Until, ua.Expr)
 	}

@@ -360,6 +360,25 @@ func TestPinnedRanges(t *testing.T) {
 			"lab.hcl:97,24-50: Value not captured; Step pick of experiment first captures order_id, not \"nope\".",
 			"lab.hcl:102,24-54: Reference to unknown step; pock is not an earlier step of experiment first; a step can use only what steps before it captured. Did you mean pick?",
 		}},
+		// A run-time expression's unknown function suggests the closest
+		// one, and a wrong argument count shows how the function is
+		// called; the capture without run-time values (line 26) is
+		// evaluated on load, and HCL's own report is the only one.
+		{"invalid/run_time_functions", []string{
+			`lab.hcl:21,15-18: Call to unknown function; There is no function named "sum", so this expression would fail when a run evaluates it.`,
+			`lab.hcl:22,15-21: Call to unknown function; There is no function named "lenght", so this expression would fail when a run evaluates it. Did you mean length?`,
+			`lab.hcl:23,15-43: Too many function arguments; upper(str) takes 1 argument; this call passes 2.`,
+			`lab.hcl:24,18-22: Function not available at run time; file() works only in what the loader evaluates (it reads the lab directory); this expression is evaluated during a run, where there is no file().`,
+			`lab.hcl:25,15-19: Function not available at run time; file() works only in what the loader evaluates (it reads the lab directory); this expression is evaluated during a run, where there is no file().`,
+			`lab.hcl:26,15-25: Call to unknown function; There is no function named "frobnicate".`,
+			`lab.hcl:27,22-25: Call to unknown function; There is no function named "sum", so this expression would fail when a run evaluates it.`,
+			`lab.hcl:29,20-30: Call to unknown function; There is no function named "frobnicate", so this expression would fail when a run evaluates it.`,
+			`lab.hcl:32,19-29: Call to unknown function; There is no function named "frobnicate", so this expression would fail when a run evaluates it.`,
+			`lab.hcl:36,19-54: Not enough function arguments; seconds_between(from, to) takes 2 arguments; this call passes 1.`,
+			`lab.hcl:48,15-21: Call to unknown function; There is no function named "lenght", so this expression would fail when a run evaluates it. Did you mean length?`,
+			`lab.hcl:54,24-53: Too many function arguments; sql_string(value) takes 1 argument; this call passes 2.`,
+			`lab.hcl:59,13-23: Call to unknown function; There is no function named "frobnicate", so this expression would fail when a run evaluates it.`,
+		}},
 		{"invalid/duplicate_variable", []string{
 			`lab.hcl:9,10-16: Duplicate variable; A variable named "rate" was already declared at testdata/invalid/duplicate_variable/lab.hcl:5,1-16.`,
 		}},

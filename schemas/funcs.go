@@ -71,6 +71,11 @@ func Functions(readFile func(string) ([]byte, error)) map[string]function.Functi
 	return fns
 }
 
+// runFunctions is the function table of run-time expressions: RunContext
+// evaluates with it and the loader checks their calls against it, so the
+// two cannot drift. A run has no lab directory, hence no file().
+func runFunctions() map[string]function.Function { return Functions(nil) }
+
 // fileReader reads files below dir only: a lab stays self-contained.
 func fileReader(dir string) func(string) ([]byte, error) {
 	return func(p string) ([]byte, error) {

@@ -161,7 +161,7 @@ func RunContext(vars map[string]cty.Value, experiment string, caps Captures, res
 	if result != cty.NilVal {
 		v["result"] = result
 	}
-	return &hcl.EvalContext{Variables: v, Functions: Functions(nil)}
+	return &hcl.EvalContext{Variables: v, Functions: runFunctions()}
 }
 
 // Eval evaluates an expression at run time; a static one is its text.

@@ -65,6 +65,9 @@ var refRun = map[string]string{
 		"`sample`) and in a wait's `until`, the list of its runs so far: `[{ ms, NAME = value, … }]`, `ms` the milliseconds " +
 		"since the step started, one attribute per sampled name, and `error` on a run that failed.\n" +
 		"- `var.NAME` is the lab's variable there as well.\n\n" +
+		"The loader checks a run-time expression's function calls too: each must call one of the functions below other than " +
+		"`file`, with a number of arguments that function takes, or `labgen validate` reports the call as an error instead " +
+		"of the run failing when it gets there.\n\n" +
 		"SQL is an HCL string template: `${…}` puts a value into it as text. Numbers go in as written; a string goes in bare, " +
 		"so quote it with `sql_string(…)`, which also turns null into NULL. A heredoc (`<<-SQL … SQL`) keeps long SQL readable. " +
 		"The runbook shows a run-time template with each captured value as a placeholder, such as `<order_id from step pick>`. " +

@@ -66,6 +66,7 @@ func sampling(ref deferredRef) bool {
 }
 
 func (d *decoder) checkDeferred(ref deferredRef) {
+	d.checkCalls(ref.expr, false)
 	for _, tr := range ref.expr.Variables() {
 		rng := tr.SourceRange()
 		name := func(i int) string {
