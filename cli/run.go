@@ -374,6 +374,9 @@ func (p *progress) Info(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
+	// What follows an Info line (a control's undo waiting for a result)
+	// belongs to no step: it must not wear the last step's name.
+	p.label = ""
 	fmt.Fprintf(p.w, "%s\n", msg)
 }
 
@@ -412,7 +415,11 @@ func (p *progress) Step(e *schemas.Experiment, s *schemas.Step) {
 			p.mu.Lock()
 			line := fmt.Sprintf("   %s %s %s", spinner[i%len(spinner)], p.label, time.Since(p.start).Round(100*time.Millisecond))
 			if !p.until.IsZero() {
-				line = fmt.Sprintf("   %s %s: %s, %s left", spinner[i%len(spinner)], p.label, p.waitMsg, time.Until(p.until).Round(time.Second))
+				label := p.label
+				if label != "" {
+					label += ":"
+				}
+				line = fmt.Sprintf("   %s %s %s, %s left", spinner[i%len(spinner)], label, p.waitMsg, time.Until(p.until).Round(time.Second))
 			}
 			fmt.Fprintf(p.w, "\r\033[K%s", line)
 			p.mu.Unlock()
@@ -430,7 +437,11 @@ func (p *progress) Waiting(until time.Time, attempt int, what string) {
 	defer p.mu.Unlock()
 	p.until, p.waitMsg = until, what
 	if !p.terminal && (attempt <= 1) {
-		fmt.Fprintf(p.w, "   … %s: %s\n", p.label, what)
+		if p.label == "" {
+			fmt.Fprintf(p.w, "   … %s\n", what)
+		} else {
+			fmt.Fprintf(p.w, "   … %s: %s\n", p.label, what)
+		}
 	}
 }
 

@@ -36,7 +36,7 @@ const (
 // in one place.
 const (
 	ControlsIntro = "Each expectation against the negative controls it names: held on the healthy stack, and false under the control on a result that exists, shows it able to fail; held under the control too, it is blind; a skipped, failed or empty step, or a condition that could not be evaluated, is not checkable and shows nothing."
-	MutantsIntro  = "Each mutant runs the job with SQL wrong in one named way; an expectation kills it when it is shown able to fail under it."
+	MutantsIntro  = "Each mutant runs a job with SQL or settings wrong in one named way; an expectation kills it when it is shown able to fail under it."
 )
 
 // ControlRun is one experiment run again under one control: what was

@@ -447,6 +447,7 @@ func (r *Runner) undoControl(ctx context.Context, c *schemas.Control, run *recor
 		// again: run it now, so the lab serves the right result.
 		delete(r.batchMutant, m.Name)
 		if job := r.lab.Job(m.Name); job != nil {
+			r.opt.Progress.Info(fmt.Sprintf("control %s: running bounded job %s's own SQL again", c.Name, m.Name))
 			b := r.batchJob(ctx, job)
 			if b.err != "" {
 				errs = append(errs, fmt.Errorf("run bounded job %s's own SQL again: %s", m.Name, b.err))
