@@ -34,6 +34,17 @@ func (d *decoder) validate() {
 	for _, j := range l.Jobs {
 		j.Unavailable = d.jobUnavailable(j)
 	}
+	// A mutant is its job run otherwise: unavailable where the job is,
+	// and where what its own query reads is not there.
+	for _, c := range l.Controls {
+		if m := c.Mutant; m != nil {
+			if j := l.Job(m.Name); j != nil && j.Unavailable != "" {
+				m.Unavailable = j.Unavailable
+			} else {
+				m.Unavailable = d.jobUnavailable(m)
+			}
+		}
+	}
 	for _, j := range l.Jobs {
 		if j.Unavailable != "" && !isInvalid(j.Unavailable) && !quiet {
 			d.warnf(j.DeclRange, "Job unavailable in this stack", "Job %s %s; its SQL is not rendered and it is not submitted.", j.Name, j.Unavailable)

@@ -26,16 +26,19 @@ func seedLab(t *testing.T) *schemas.Lab {
 // last expectation that names it.
 func TestNeededUnderControl(t *testing.T) {
 	lab := seedLab(t)
-	for exp, want := range map[string]map[string]bool{
-		"baseline": {"smoke": false, "source_total": true, "serving_total": true, "caught_up": true, "jobs": true, "source_counts": false},
-		"worker_recovery": {"before": true, "job_before": true, "kafka_offsets": true, "last_before": true, "stop": true, "observe": true,
-			"start": true, "last_during": true, "after": true, "cohort_complete": true, "smoke": false, "batch": false, "revisit": false},
-		"hourly_summary": {"batch": true, "category": true, "hour_in_mysql": true, "detail_fresh": true, "detail_served": true, "hourly": false},
+	for _, c := range []struct {
+		exp, control string
+		want         map[string]bool
+	}{
+		{"baseline", "taskmanager_stopped", map[string]bool{"smoke": false, "source_total": true, "serving_total": true, "caught_up": true, "jobs": true, "source_counts": false}},
+		{"worker_recovery", "no_restarts", map[string]bool{"before": true, "job_before": true, "kafka_offsets": true, "kafka_during": true, "last_before": true, "stop": true, "observe": true,
+			"start": true, "last_during": true, "after": true, "cohort_complete": true, "smoke": false, "batch": false, "revisit": false}},
+		{"hourly_summary", "summary_paid_only", map[string]bool{"batch": true, "category": true, "hour_in_mysql": true, "detail_fresh": true, "detail_served": true, "hourly": false}},
 	} {
-		got := neededUnderControl(lab.Experiment(exp), lab.Control("join_cancelled"))
-		for step, w := range want {
+		got := neededUnderControl(lab.Experiment(c.exp), lab.Control(c.control))
+		for step, w := range c.want {
 			if got[step] != w {
-				t.Errorf("%s: step %s needed = %v, want %v", exp, step, got[step], w)
+				t.Errorf("%s under %s: step %s needed = %v, want %v", c.exp, c.control, step, got[step], w)
 			}
 		}
 	}
@@ -74,13 +77,14 @@ func TestVerdicts(t *testing.T) {
 	}
 	healthy := &record.Experiment{Name: e.Name, Number: e.Number, Status: record.ExpDone,
 		Steps: []*record.Step{held("caught_up", true), held("jobs", true, true)}}
-	under := &record.ControlRun{Experiment: e.Name, Control: "join_cancelled",
+	lost := &record.ControlRun{Experiment: e.Name, Control: "orders_lost", Steps: []*record.Step{held("caught_up", false)}}
+	under := &record.ControlRun{Experiment: e.Name, Control: "taskmanager_stopped",
 		Steps: []*record.Step{held("caught_up", false), held("jobs", true, false)}}
-	r := &Runner{lab: lab, rec: &record.Record{Experiments: []*record.Experiment{healthy}, Controls: []*record.ControlRun{under}}}
+	r := &Runner{lab: lab, rec: &record.Record{Experiments: []*record.Experiment{healthy}, Controls: []*record.ControlRun{lost, under}}}
 	r.verdicts(e, healthy)
 	got := map[string]string{}
 	for _, v := range r.rec.Verdicts {
-		if v.Control == "join_cancelled" {
+		if v.Control == "orders_lost" || v.Control == "taskmanager_stopped" {
 			got[v.Step+"/"+string(rune('0'+v.Index))] = v.Verdict
 		}
 	}
@@ -100,8 +104,8 @@ func TestVerdicts(t *testing.T) {
 			t.Errorf("a step that did not run under the control: %+v", v)
 		}
 	}
-	// caught_up's other controls did not run: shown by join_cancelled
-	// alone, it is not among them.
+	// caught_up's other control did not run: shown by orders_lost alone,
+	// it is not among them.
 	if un := r.rec.Unshown(); len(un) != 2 || !strings.Contains(un[0], "`jobs`") {
 		t.Errorf("Unshown() = %q, want jobs' two expectations", un)
 	}
