@@ -242,8 +242,7 @@ func (f nativeFace) Rendered(rl *labdir.Lab) (render.Face, string, error) {
 	if err != nil {
 		return render.Face{}, "", err
 	}
-	ports := native.PortsOf(rl)
-	return render.NativeFace(rl.Lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse()), filepath.Join(rl.Dir, labdir.FaceDir), nil
+	return native.FaceOf(rl, lay), filepath.Join(rl.Dir, labdir.FaceDir), nil
 }
 
 // Rendered: the Kubernetes base runs compose's job SQL, whose service

@@ -4,8 +4,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Control is a negative control: a sabotage of the running lab made of
@@ -39,12 +41,50 @@ type Control struct {
 	// place in every batch step, and undoing runs the job's own SQL once
 	// more, so that its table holds the right result again.
 	Mutant *Job `json:"mutant,omitempty"`
+	// Latency delays one link of the pipeline while the control is on:
+	// every byte from one service to another arrives that much later, so
+	// the pipeline delivers, late, with no process frozen.
+	Latency *Latency `json:"latency,omitempty"`
 	// Settle is how long the experiments wait after the control is
 	// applied: a mutant submitted afresh reads its source's backlog
 	// first, and a change that is seen only while it happens (a window
 	// updated in place) must happen after the experiment looks.
 	Settle    string    `json:"settle,omitempty"`
 	DeclRange hcl.Range `json:"-"`
+}
+
+// Latency is a delay added to one link of the pipeline: the bytes From
+// sends To (MySQL's binlog to Flink's CDC source) arrive Add later.
+type Latency struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Add  string `json:"add"`
+}
+
+// Links are the links a latency control can slow, by name: the stack
+// routes each through a proxy when some control names it.
+var Links = map[string]Latency{
+	LinkMySQLFlink: {From: "mysql", To: "flink"},
+}
+
+// LinkMySQLFlink is MySQL to Flink: the CDC sources' binlog reads and the
+// bounded jobs' JDBC reads.
+const LinkMySQLFlink = "mysql_flink"
+
+// Link is the name of the link l slows ("mysql_flink").
+func (l *Latency) Link() string { return l.From + "_" + l.To }
+
+// LatencyLinks are the links the lab's controls slow, each once, sorted:
+// those its stack routes through a proxy.
+func (l *Lab) LatencyLinks() []string {
+	var out []string
+	for _, c := range l.Controls {
+		if c.Latency != nil && !slices.Contains(out, c.Latency.Link()) {
+			out = append(out, c.Latency.Link())
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // MutantFile is where a mutant control's job script is rendered, beside
@@ -54,7 +94,7 @@ func (c *Control) MutantFile() string { return "sql/flink/controls/" + c.Name + 
 // The kinds of control, as records name them.
 const (
 	ControlKillSwitch = "kill switch" // services stopped, jobs cancelled
-	ControlFault      = "fault"       // services paused: alive, slow
+	ControlFault      = "fault"       // services paused, a link slowed: alive, late
 	ControlMutant     = "mutant"      // a job run with wrong SQL
 )
 
@@ -63,7 +103,7 @@ func (c *Control) Kind() string {
 	switch {
 	case c.Mutant != nil:
 		return ControlMutant
-	case len(c.Pause) > 0:
+	case len(c.Pause) > 0, c.Latency != nil:
 		return ControlFault
 	}
 	return ControlKillSwitch
@@ -71,7 +111,7 @@ func (c *Control) Kind() string {
 
 var controlSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "text"}, {Name: "stop"}, {Name: "cancel"},
-		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}, {Name: "replace"}, {Name: "settings"}, {Name: "settle"}},
+		{Name: "pause"}, {Name: "pause_for"}, {Name: "job"}, {Name: "query"}, {Name: "replace"}, {Name: "settings"}, {Name: "latency"}, {Name: "settle"}},
 }
 
 func (d *decoder) decodeControl(b *hcl.Block) *Control {
@@ -107,6 +147,7 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 			d.errorf(a.Expr.Range(), "pause_for without pause", "Control %s sets pause_for, but pauses no service (pause = [\"taskmanager\"]).", name)
 		}
 	}
+	c.Latency = d.decodeLatency(c, at["latency"])
 	c.Mutant = d.decodeMutant(c, at)
 	c.Settle = d.duration(at["settle"], "")
 	var ranges []hcl.Range
@@ -120,13 +161,55 @@ func (d *decoder) decodeControl(b *hcl.Block) *Control {
 		}
 	}
 	acts := false
-	for _, n := range []string{"stop", "cancel", "pause", "pause_for", "job", "query", "replace", "settings"} {
+	for _, n := range []string{"stop", "cancel", "pause", "pause_for", "job", "query", "replace", "settings", "latency"} {
 		acts = acts || at[n] != nil
 	}
 	if !acts {
-		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]) nor runs a mutant of a job (job = job.NAME with replace = { \"its text\" = \"the mutant's\" }, query = \"SELECT …\" or settings = { \"key\" = \"value\" }).", name)
+		d.errorf(b.DefRange, "Control does nothing", "Control %s neither stops a service (stop = [\"taskmanager\"]), pauses one (pause = [\"taskmanager\"]), cancels a job (cancel = [job.NAME]), slows a link (latency = { from = \"mysql\", to = \"flink\", add = \"40s\" }) nor runs a mutant of a job (job = job.NAME with replace = { \"its text\" = \"the mutant's\" }, query = \"SELECT …\" or settings = { \"key\" = \"value\" }).", name)
 	}
 	return c
+}
+
+// decodeLatency reads latency = { from = "mysql", to = "flink", add =
+// "40s" }: a link labgen knows how to slow, in a stack that runs both
+// ends, and a positive delay.
+func (d *decoder) decodeLatency(c *Control, a *hcl.Attribute) *Latency {
+	if a == nil {
+		return nil
+	}
+	v, ok := d.value(a, cty.Map(cty.String), "an object { from = \"mysql\", to = \"flink\", add = \"40s\" }")
+	if !ok {
+		return nil
+	}
+	m := v.AsValueMap()
+	l := &Latency{}
+	for k, x := range m {
+		switch k {
+		case "from":
+			l.From = x.AsString()
+		case "to":
+			l.To = x.AsString()
+		case "add":
+			l.Add = x.AsString()
+		default:
+			d.errorf(a.Expr.Range(), "Unknown latency key", "Control %s's latency has %q; it takes from, to and add.", c.Name, k)
+			return nil
+		}
+	}
+	var links []string
+	for name := range Links {
+		links = append(links, name)
+	}
+	sort.Strings(links)
+	if _, ok := Links[l.Link()]; !ok {
+		d.errorf(a.Expr.Range(), "Unknown link", "Control %s slows the link from %q to %q, which labgen cannot slow; the links it can are %s (from = \"mysql\", to = \"flink\": MySQL's binlog to Flink's CDC sources).", c.Name, l.From, l.To, strings.Join(links, ", "))
+		return nil
+	}
+	if dur, err := time.ParseDuration(l.Add); err != nil || dur <= 0 {
+		d.errorf(a.Expr.Range(), "Invalid duration", "Control %s's latency add must be a positive duration such as \"40s\", not %q.", c.Name, l.Add)
+		return nil
+	}
+	return l
 }
 
 // decodeMutant reads job = job.NAME with query = "SELECT …", replace =
@@ -322,6 +405,11 @@ func (d *decoder) checkControls() {
 	for _, r := range d.controlServices {
 		if !contains(d.lab.Services(), r.service) {
 			d.errorf(r.rng, "Unknown service", "This lab's compose stack has no service %q; its services are %s.%s", r.service, strings.Join(d.lab.Services(), ", "), didYouMean(r.service, d.lab.Services()))
+		}
+	}
+	for _, c := range d.lab.Controls {
+		if c.Latency != nil && d.lab.Stack != nil && (d.lab.Stack.MySQL == nil || d.lab.Stack.Flink == nil) {
+			d.errorf(c.DeclRange, "Link not in the stack", "Control %s slows the link from mysql to flink, but this lab's stack does not run both.", c.Name)
 		}
 	}
 	if len(d.lab.Controls) == 0 {

@@ -297,7 +297,7 @@ var refRun = map[string]string{
 	// control
 	"control": "A negative control: a sabotage of the running lab, made of actions it can undo. Three kinds: a kill " +
 		"switch (`stop` services, `cancel` streaming jobs), a fault that keeps the pipeline alive but slow (`pause` " +
-		"services, optionally thawed after `pause_for`), and a mutant (`job` with `replace`, `query` or `settings`: the job run " +
+		"services, optionally thawed after `pause_for`, or a link slowed with `latency`), and a mutant (`job` with `replace`, `query` or `settings`: the job run " +
 		"with SQL or settings wrong in one way the lab names). It does nothing in a plain run. `labgen run --controls`, after the experiments, applies each " +
 		"control once (a control with `pause_for` once per experiment), runs again each experiment that finished and whose expectations name it in `detects` (only the " +
 		"steps with expectations that name it, the steps they depend on, and the steps up to the last of them that act on " +
@@ -337,6 +337,13 @@ var refRun = map[string]string{
 	"control.settings": "A map of strings (`{ \"restart-strategy.type\" = \"none\" }`): SET statements of the " +
 		"mutant, over the job's own `settings`, for a job wrong in how it runs rather than in what it computes (no " +
 		"restart strategy: the first failure ends it). Alone or with `replace` or `query`; needs `job`.",
+	"control.latency": "An object `{ from = \"mysql\", to = \"flink\", add = \"40s\" }`: a fault that keeps the pipeline " +
+		"alive and delivering, late. Every byte MySQL sends Flink (the CDC sources' binlog, the bounded jobs' JDBC reads) " +
+		"arrives `add` later while the control is on: the native stack routes that link through a proxy (toxiproxy's, " +
+		"in the service `linkproxy`) whenever some control names it, and the control adds a latency toxic to it and " +
+		"removes it to undo, with no data lost. Waits are capped at `--control-cap` plus `add`, so that the rows arrive. " +
+		"The only link so far is mysql to flink; the control fails to apply on compose and Kubernetes, which do not " +
+		"route it through a proxy.",
 	"control.settle": "A duration (`\"40s\"`): how long the experiments wait after the control is applied. A mutant " +
 		"submitted afresh first reads its source's backlog, and a fault seen only while it happens (a window updated in " +
 		"place) must happen after the experiment has looked: without the wait, the experiment reads the backlog's end " +

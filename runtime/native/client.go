@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/labgen/labgen/internal/proc"
+	"github.com/labgen/labgen/runtime/linkproxy"
 )
 
 // ErrNotRunning says no supervisor runs for the lab.
@@ -72,6 +73,29 @@ func (c *Client) Command(args ...string) string {
 func (c *Client) Service(ctx context.Context, action, service string) (string, error) {
 	return c.post(ctx, "/services/"+service+"/"+action)
 }
+
+// SlowLink delays every byte of one link of the stack (a latency
+// control): the link proxy, which the stack runs when some control of the
+// lab slows a link, adds a latency toxic to it.
+func (c *Client) SlowLink(ctx context.Context, link string, add time.Duration) (string, error) {
+	api := linkProxyAPI()
+	if err := linkproxy.Slow(api, link, add); err != nil {
+		return "", fmt.Errorf("the native stack's link proxy (service %s, API %s; it runs when the stack came up with a latency control in the lab): %w", LinkProxyService, api, err)
+	}
+	return fmt.Sprintf("labgen link proxy (toxiproxy, API %s): a latency toxic of %s on link %s, every byte from its upstream delayed", api, add, link), nil
+}
+
+// RestoreLink removes what SlowLink added; the bytes it held go on at
+// once.
+func (c *Client) RestoreLink(ctx context.Context, link string) (string, error) {
+	api := linkProxyAPI()
+	if err := linkproxy.Restore(api, link); err != nil {
+		return "", fmt.Errorf("the native stack's link proxy (API %s): %w", api, err)
+	}
+	return fmt.Sprintf("labgen link proxy (toxiproxy, API %s): the latency toxic on link %s removed, its held bytes passed on", api, link), nil
+}
+
+func linkProxyAPI() string { return "127.0.0.1:" + strconv.Itoa(portLinkProxyAPI) }
 
 // Shutdown asks the supervisor to stop every service and exit.
 func (c *Client) Shutdown(ctx context.Context) error {

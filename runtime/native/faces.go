@@ -218,8 +218,34 @@ func (b *planner) services(p *Plan) error {
 			p.Skipped[sd.Name] = f.skip(b)
 		}
 	}
+	if b.ports.LinkProxyAPI != 0 {
+		p.Services = append(p.Services, b.linkProxy())
+	}
 	return nil
 }
+
+// linkProxy routes the links the lab's latency controls slow through
+// toxiproxy, in labgen's own process: not a compose service of the lab
+// but the native stack's instrument, so it has no face in the registry.
+// With no control on it passes every byte at once.
+func (b *planner) linkProxy() Service {
+	api := "127.0.0.1:" + strconv.Itoa(b.ports.LinkProxyAPI)
+	argv := []string{b.labgen, "linkproxy", "--api", api}
+	for _, name := range b.lab.Lab.LatencyLinks() {
+		if name == schemas.LinkMySQLFlink {
+			argv = append(argv, "--link", fmt.Sprintf("%s=127.0.0.1:%d>127.0.0.1:%d", name, b.ports.LinkMySQLFlink, b.ports.MySQL))
+		}
+	}
+	return Service{
+		Name:   LinkProxyService,
+		Argv:   argv,
+		Health: Probe{HTTP: "http://" + api + "/version"},
+		Memory: "≈20m",
+	}
+}
+
+// LinkProxyService is the native service that holds the slowed links.
+const LinkProxyService = "linkproxy"
 
 // composeServices are the registry's services the lab's stack runs, in
 // the registry's order.

@@ -2,7 +2,9 @@ package native
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,10 +58,19 @@ func TestPrepareFollowsTheRegistry(t *testing.T) {
 	for _, s := range p.Services {
 		names = append(names, s.Name)
 	}
+	// The link proxy last: the stack's own instrument, there because the
+	// seed lab slows a link (binlog_late), not a compose service.
 	want := []string{"mysql", "kafka", "clickhouse", "zookeeper", "coordinator-server", "tablet-server",
-		"jobmanager", "taskmanager", "sql-gateway", "producer", "console"}
+		"jobmanager", "taskmanager", "sql-gateway", "producer", "console", LinkProxyService}
 	if !slices.Equal(names, want) {
 		t.Errorf("services %v, want %v", names, want)
+	}
+	proxy := p.Services[len(p.Services)-1]
+	if got := strings.Join(proxy.Argv, " "); !strings.Contains(got, fmt.Sprintf("--link mysql_flink=127.0.0.1:%d>127.0.0.1:%d", p.Ports.LinkMySQLFlink, p.Ports.MySQL)) {
+		t.Errorf("the link proxy's argv: %s", got)
+	}
+	if want := fmt.Sprintf("127.0.0.1:%d", p.Ports.LinkMySQLFlink); p.Face.MySQL != want {
+		t.Errorf("Flink's jobs dial MySQL at %s, want the link proxy's %s", p.Face.MySQL, want)
 	}
 	// The supervisor accepts the order: what a service needs starts
 	// before it.

@@ -138,4 +138,7 @@ type Ports struct {
 	MySQL, Postgres, Kafka, FlinkREST, Gateway, ClickHouseHTTP, Console int
 	KafkaController, ZooKeeper, FlussCoordinator, FlussTablet           int
 	FlinkRPC, FlinkBlob                                                 int
+	// LinkProxyAPI and the links' listeners are 0 unless a latency
+	// control of the lab slows a link.
+	LinkProxyAPI, LinkMySQLFlink int
 }

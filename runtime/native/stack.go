@@ -3,12 +3,16 @@ package native
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/labgen/labgen/render"
 	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/schemas"
 )
 
 // Fixed ports of the native services that compose keeps on its own
@@ -20,6 +24,10 @@ const (
 	portFlussTablet      = 9124
 	portFlinkRPC         = 6123
 	portFlinkBlob        = 6124
+	// The link proxy's API (toxiproxy's usual port) and its listener for
+	// the MySQL → Flink link, when a latency control names it.
+	portLinkProxyAPI   = 8474
+	portLinkMySQLFlink = 13306
 )
 
 // Plan is a lab's native stack: its services in start order and the
@@ -58,6 +66,9 @@ func PortsOf(lab *labdir.Lab) Ports {
 	p.FlinkREST, p.Gateway = s.Port("flink", "ui"), s.Port("flink", "gateway")
 	p.ClickHouseHTTP = s.Port("clickhouse", "http")
 	p.Console = s.Port("console", "console")
+	if len(lab.Lab.LatencyLinks()) > 0 {
+		p.LinkProxyAPI, p.LinkMySQLFlink = portLinkProxyAPI, portLinkMySQLFlink
+	}
 	return p
 }
 
@@ -105,6 +116,19 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 	return p, nil
 }
 
+// FaceOf is how the native stack's services reach each other: 127.0.0.1
+// at the native ports, the lakes in the layout's warehouse. A link a
+// latency control slows reaches its upstream through the link proxy:
+// Flink's jobs dial the proxy for MySQL.
+func FaceOf(lab *labdir.Lab, lay Layout) render.Face {
+	ports := PortsOf(lab)
+	face := render.NativeFace(lab.Lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse())
+	if slices.Contains(lab.Lab.LatencyLinks(), schemas.LinkMySQLFlink) {
+		face.MySQL = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports.LinkMySQLFlink))
+	}
+	return face
+}
+
 // WriteFace renders the native face of the lab (its Flink jobs, lake
 // tables, MySQL users and ClickHouse schema with the native addresses)
 // into .native/face, where the runner reads them while the native stack
@@ -114,8 +138,7 @@ func WriteFace(lab *labdir.Lab) (render.Face, render.Files, error) {
 	if err != nil {
 		return render.Face{}, nil, err
 	}
-	ports := PortsOf(lab)
-	face := render.NativeFace(lab.Lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse())
+	face := FaceOf(lab, lay)
 	files, err := render.FaceFiles(lab.Lab, face)
 	if err != nil {
 		return face, nil, err

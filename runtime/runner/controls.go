@@ -119,11 +119,16 @@ func (r *Runner) mutantDiff(c *schemas.Control) string {
 	return d
 }
 
-// controlCap bounds waits under c. A pause that thaws by itself lets the
-// rows arrive late: the waits must outlast it, or a bound on lag would
-// be seen only as an empty result, which shows nothing.
+// controlCap bounds waits under c. A pause that thaws by itself, or a
+// slowed link, lets the rows arrive late: the waits must outlast the
+// delay, or a bound on lag would be seen only as an empty result, which
+// shows nothing.
 func (r *Runner) controlCap(c *schemas.Control) time.Duration {
-	return r.capOrDefault() + schemas.ParseDuration(c.PauseFor)
+	cp := r.capOrDefault() + schemas.ParseDuration(c.PauseFor)
+	if c.Latency != nil {
+		cp += schemas.ParseDuration(c.Latency.Add)
+	}
+	return cp
 }
 
 func (r *Runner) controlRun(exp, control string) *record.ControlRun {
@@ -339,6 +344,17 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 			}
 		}()
 	}
+	if lt := c.Latency; lt != nil {
+		links, ok := r.opt.Compose.(Links)
+		if !ok {
+			return fmt.Errorf("slowing the link from %s to %s needs the native stack's link proxy; this run's stack routes no link through a proxy (compose and Kubernetes do not)", lt.From, lt.To)
+		}
+		text, err := links.SlowLink(ctx, lt.Link(), schemas.ParseDuration(lt.Add))
+		if err != nil {
+			return err
+		}
+		run.Applied = append(run.Applied, text)
+	}
 	cancel := c.Cancel
 	if m := c.Mutant; m != nil && m.Mode == schemas.ModeBatch {
 		// A bounded job runs only when a batch step runs it: from now on,
@@ -439,6 +455,16 @@ func (r *Runner) undoControl(ctx context.Context, c *schemas.Control, run *recor
 	}
 	undo("unpause", c.Pause)
 	undo("start", c.Stop)
+	if lt := c.Latency; lt != nil {
+		if links, ok := r.opt.Compose.(Links); ok {
+			text, err := links.RestoreLink(ctx, lt.Link())
+			if err != nil {
+				errs = append(errs, err)
+			} else {
+				run.Undone = append(run.Undone, text)
+			}
+		}
+	}
 	if r.lab.Stack.Flink == nil || r.flink == nil {
 		return errors.Join(errs...)
 	}

@@ -33,6 +33,14 @@ type Services interface {
 	Command(args ...string) string
 }
 
+// Links is what a latency control needs of the stack: one link slowed
+// and restored (the native stack's link proxy; compose and Kubernetes
+// route no link through a proxy).
+type Links interface {
+	SlowLink(ctx context.Context, link string, add time.Duration) (string, error)
+	RestoreLink(ctx context.Context, link string) (string, error)
+}
+
 // Options configure a run.
 type Options struct {
 	Lab       *labdir.Lab

@@ -88,3 +88,18 @@ control "same_settings" {
   job      = job.copy
   settings = {} # ERROR: Mutant equals its job
 }
+
+control "binlog_late" {
+  title   = "A link slowed: valid"
+  latency = { from = "mysql", to = "flink", add = "40s" }
+}
+
+control "kafka_late" {
+  title   = "A link labgen cannot slow"
+  latency = { from = "kafka", to = "clickhouse", add = "40s" } # ERROR: Unknown link
+}
+
+control "never_late" {
+  title   = "A latency that is no delay"
+  latency = { from = "mysql", to = "flink", add = "0s" } # ERROR: Invalid duration
+}
