@@ -369,3 +369,63 @@ func TestComparisonMeasures(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRefusesUnsafeIDs: a record's id names its page, and record.json
+// is anyone's to write: an id that is no plain file name refuses the
+// publish, naming the record, before anything is written.
+func TestWriteRefusesUnsafeIDs(t *testing.T) {
+	for _, id := range []string{"../../../victim/index", "a/b", ".hidden", "", `a\b`, "x y", "é"} {
+		top := t.TempDir()
+		out := filepath.Join(top, "a", "b", "site")
+		r := load(t, "sampled")
+		r.ID = id
+		files, err := Write(out, []*record.Record{load(t, "orders"), r})
+		if err == nil || !strings.Contains(err.Error(), "record 2 of 2 (lab ") || !strings.Contains(err.Error(), "refusing to publish it") {
+			t.Errorf("id %q: %v", id, err)
+		}
+		if len(files) != 0 {
+			t.Errorf("id %q: wrote %v", id, files)
+		}
+		// Nothing at all: not the victim, not even the directory.
+		_ = filepath.WalkDir(top, func(p string, d os.DirEntry, err error) error {
+			if p != top {
+				t.Errorf("id %q: %s was written", id, p)
+			}
+			return err
+		})
+	}
+}
+
+// TestWriteStaysInside: a symbolic link in -o that leads out of it is not
+// followed: publish fails, saying so, and nothing outside -o changes. (A
+// subdirectory linked out of -o is there too; a page's name has no
+// slash, so no page can reach it.)
+func TestWriteStaysInside(t *testing.T) {
+	top := t.TempDir()
+	out, victim := filepath.Join(top, "site"), filepath.Join(top, "victim")
+	for _, d := range []string{out, victim} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(victim, "index.html")
+	if err := os.WriteFile(target, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := load(t, "sampled")
+	// A subdirectory of -o linked out of it, and the page's own name a
+	// link to the victim's file.
+	if err := os.Symlink(victim, filepath.Join(out, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(out, r.ID+".html")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Write(out, []*record.Record{r})
+	if err == nil || !strings.Contains(err.Error(), "writing "+r.ID+".html into "+out) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a page's name linked out of -o: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "mine" {
+		t.Errorf("the file outside -o changed: %.40q", b)
+	}
+}
