@@ -46,8 +46,6 @@ var tmpl = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
 	"duration":      record.Duration,
 	"svg":           func(s string) template.HTML { return template.HTML(s) }, // drawn by vgsvg from numbers and escaped labels
 	"status":        statusWord,
-	"isNull":        func(t record.Table, r, c int) bool { return t.IsNull(r, c) },
-	"cell":          func(row []string, i int) string { return cellAt(row, i) },
 	"add":           func(a, b int) int { return a + b },
 	"json":          func(b []byte) string { return string(b) },
 	"controlsIntro": func() string { return record.ControlsIntro },
@@ -96,7 +94,15 @@ func Page(r *record.Record) ([]byte, error) {
 
 // Comparison is the HTML page comparing records of one lab.
 func Comparison(rs []*record.Record, names []string) ([]byte, error) {
-	v, err := buildCompare(rs, names)
+	capped := make([]*record.Record, len(rs))
+	for i, r := range rs {
+		c, err := capTexts(r)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: %w", r.ID, err)
+		}
+		capped[i] = c
+	}
+	v, err := buildCompare(capped, names)
 	if err != nil {
 		return nil, err
 	}
