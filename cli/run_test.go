@@ -55,7 +55,7 @@ func notesLab() *schemas.Lab {
 
 func TestUpAndDown(t *testing.T) {
 	log := dockerStandIn(t, "")
-	dir := labdirtest.Rendered(t, notesLab(), map[string]string{"compose.yaml": "services: {}\n"})
+	dir := labdirtest.Rendered(t, notesLab(), map[string]string{"compose.yaml": "services: {}\n", "labgen.lock": labgenLock})
 	code, _, stderr := run(t, dir, nil, "up", dir)
 	if code != ExitOK || !strings.Contains(stderr, "mysql                healthy") || !strings.Contains(stderr, "All 2 services are ready") {
 		t.Fatalf("up: %d\n%s", code, stderr)

@@ -9,6 +9,7 @@ package publish
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -45,8 +46,6 @@ var tmpl = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
 	"duration":      record.Duration,
 	"svg":           func(s string) template.HTML { return template.HTML(s) }, // drawn by vgsvg from numbers and escaped labels
 	"status":        statusWord,
-	"isNull":        func(t record.Table, r, c int) bool { return t.IsNull(r, c) },
-	"cell":          func(row []string, i int) string { return cellAt(row, i) },
 	"add":           func(a, b int) int { return a + b },
 	"json":          func(b []byte) string { return string(b) },
 	"controlsIntro": func() string { return record.ControlsIntro },
@@ -95,7 +94,15 @@ func Page(r *record.Record) ([]byte, error) {
 
 // Comparison is the HTML page comparing records of one lab.
 func Comparison(rs []*record.Record, names []string) ([]byte, error) {
-	v, err := buildCompare(rs, names)
+	capped := make([]*record.Record, len(rs))
+	for i, r := range rs {
+		c, err := capTexts(r)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: %w", r.ID, err)
+		}
+		capped[i] = c
+	}
+	v, err := buildCompare(capped, names)
 	if err != nil {
 		return nil, err
 	}
@@ -104,56 +111,53 @@ func Comparison(rs []*record.Record, names []string) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// Write publishes records into dir: <id>.html per record, index.html
-// (the record itself when there is one, else a list and the comparison),
-// and compare.html when there are several records of one lab. It returns
-// the files written.
+// Write publishes records into dir: <id>.html per record and, when there
+// are several records of one lab, compare.html (also index.html). It
+// returns the files written. A record's id names its page, so an id that
+// is not a plain file name (../x, .hidden, empty) refuses the publish
+// before anything is written, and nothing is written outside dir: a
+// symbolic link in dir that leads out of it is an error, not followed.
 func Write(dir string, rs []*record.Record) ([]string, error) {
+	names, err := pageNames(rs)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) > 1 {
+		if err := oneLab(rs); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
 	var written []string
 	put := func(name string, b []byte) error {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			return err
+		// pageNames made name a plain file name; IsLocal says so again
+		// where the path is made.
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("refusing to write %q: not a file inside %s", name, dir)
 		}
-		written = append(written, p)
+		if err := root.WriteFile(name, b, 0o644); err != nil {
+			return fmt.Errorf("writing %s into %s: %w (a symbolic link there that leads out of it is not followed)", name, dir, err)
+		}
+		written = append(written, filepath.Join(dir, name))
 		return nil
 	}
-	names := make([]string, len(rs))
-	seen := map[string]int{}
 	for i, r := range rs {
-		n := r.ID
-		if n == "" {
-			n = fmt.Sprintf("record-%d", i+1)
-		}
-		seen[n]++
-		if seen[n] > 1 {
-			n = fmt.Sprintf("%s-%d", n, seen[n])
-		}
-		names[i] = n
 		b, err := Page(r)
 		if err != nil {
 			return written, fmt.Errorf("record %s: %w", r.ID, err)
 		}
-		if err := put(n+".html", b); err != nil {
+		if err := put(names[i]+".html", b); err != nil {
 			return written, err
 		}
 	}
 	if len(rs) > 1 {
-		labs := map[string]bool{}
-		for _, r := range rs {
-			labs[r.Lab.Name] = true
-		}
-		if len(labs) > 1 {
-			var ls []string
-			for l := range labs {
-				ls = append(ls, l)
-			}
-			sort.Strings(ls)
-			return written, fmt.Errorf("the records are of different labs (%s); a comparison needs records of one lab", strings.Join(ls, ", "))
-		}
 		b, err := Comparison(rs, names)
 		if err != nil {
 			return written, err
@@ -166,4 +170,62 @@ func Write(dir string, rs []*record.Record) ([]string, error) {
 		}
 	}
 	return written, nil
+}
+
+// oneLab refuses records of different labs: a comparison needs one lab.
+func oneLab(rs []*record.Record) error {
+	labs := map[string]bool{}
+	for _, r := range rs {
+		labs[r.Lab.Name] = true
+	}
+	if len(labs) < 2 {
+		return nil
+	}
+	var ls []string
+	for l := range labs {
+		ls = append(ls, l)
+	}
+	sort.Strings(ls)
+	return fmt.Errorf("the records are of different labs (%s); a comparison needs records of one lab", strings.Join(ls, ", "))
+}
+
+// pageNames are the records' page names (without .html): each id,
+// which must be a plain file name (safeName), with -2, -3, … after an id
+// seen before or one of Write's own pages (index, compare).
+func pageNames(rs []*record.Record) ([]string, error) {
+	taken := map[string]bool{"index": true, "compare": true}
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		if err := safeName(r.ID); err != nil {
+			return nil, fmt.Errorf("record %d of %d (lab %q, started %s): %w; refusing to publish it", i+1, len(rs), r.Lab.Name, stamp(r.Started), err)
+		}
+		n := r.ID
+		for k := 2; taken[n]; k++ {
+			n = fmt.Sprintf("%s-%d", r.ID, k)
+		}
+		taken[n] = true
+		names[i] = n
+	}
+	return names, nil
+}
+
+// safeName says why id cannot name a file as it is (nil: it can). A name
+// is ASCII letters, digits, '.', '_' and '-', not starting with '.', and
+// not empty: a record's id comes from its record.json, which anyone may
+// have written.
+func safeName(id string) error {
+	switch {
+	case id == "":
+		return errors.New("its id is empty")
+	case len(id) > 200:
+		return fmt.Errorf("its id is %d characters long; at most 200 name a page", len(id))
+	case id[0] == '.':
+		return fmt.Errorf("its id %q starts with a dot", id)
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("its id %q has %q; a page is named by an id of only letters, digits, '.', '_' and '-'", id, c)
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,11 @@ func variant(t *testing.T) *record.Record {
 			for i := range s.Samples {
 				for k, v := range s.Samples[i].Values {
 					if k == "checkpoints" {
-						s.Samples[i].Values[k] = []byte(strings.TrimSpace(string(v)) + "0")
+						var n float64
+						if err := json.Unmarshal(v, &n); err != nil {
+							t.Fatal(err)
+						}
+						s.Samples[i].Values[k] = []byte(strconv.FormatFloat(n*10, 'f', -1, 64))
 					}
 				}
 			}
@@ -367,5 +372,115 @@ func TestComparisonMeasures(t *testing.T) {
 		if record.IsIdentifierName(strings.TrimPrefix(c[1], "06 worker_recovery: ")) || strings.Contains(c[1], "_id") {
 			t.Errorf("an identifier is overlaid: %s", c[1])
 		}
+	}
+}
+
+// TestWriteRefusesUnsafeIDs: a record's id names its page, and record.json
+// is anyone's to write: an id that is no plain file name refuses the
+// publish, naming the record, before anything is written.
+func TestWriteRefusesUnsafeIDs(t *testing.T) {
+	for _, id := range []string{"../../../victim/index", "a/b", ".hidden", "", `a\b`, "x y", "é"} {
+		top := t.TempDir()
+		out := filepath.Join(top, "a", "b", "site")
+		r := load(t, "sampled")
+		r.ID = id
+		files, err := Write(out, []*record.Record{load(t, "orders"), r})
+		if err == nil || !strings.Contains(err.Error(), "record 2 of 2 (lab ") || !strings.Contains(err.Error(), "refusing to publish it") {
+			t.Errorf("id %q: %v", id, err)
+		}
+		if len(files) != 0 {
+			t.Errorf("id %q: wrote %v", id, files)
+		}
+		// Nothing at all: not the victim, not even the directory.
+		_ = filepath.WalkDir(top, func(p string, d os.DirEntry, err error) error {
+			if p != top {
+				t.Errorf("id %q: %s was written", id, p)
+			}
+			return err
+		})
+	}
+}
+
+// TestWriteStaysInside: a symbolic link in -o that leads out of it is not
+// followed: publish fails, saying so, and nothing outside -o changes. (A
+// subdirectory linked out of -o is there too; a page's name has no
+// slash, so no page can reach it.)
+func TestWriteStaysInside(t *testing.T) {
+	top := t.TempDir()
+	out, victim := filepath.Join(top, "site"), filepath.Join(top, "victim")
+	for _, d := range []string{out, victim} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(victim, "index.html")
+	if err := os.WriteFile(target, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := load(t, "sampled")
+	// A subdirectory of -o linked out of it, and the page's own name a
+	// link to the victim's file.
+	if err := os.Symlink(victim, filepath.Join(out, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(out, r.ID+".html")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Write(out, []*record.Record{r})
+	if err == nil || !strings.Contains(err.Error(), "writing "+r.ID+".html into "+out) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a page's name linked out of -o: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "mine" {
+		t.Errorf("the file outside -o changed: %.40q", b)
+	}
+}
+
+// TestPageCutsCellsAndTexts: a record.json may hold anything; its page is
+// only as big as the record's limits let it be. A cell of 1 MB is cut at
+// max_cell as record.md cuts it, a text of 1 MB at max_bytes, and the page
+// says both; a record that declares no limits gets the defaults.
+func TestPageCutsCellsAndTexts(t *testing.T) {
+	const mb = 1 << 20
+	for _, lim := range []record.Limits{{MaxRows: 20, MaxBytes: 4096, MaxCell: 50, StepTimeout: "1m0s"}, {}} {
+		r := load(t, "orders")
+		r.Limits = lim
+		base, err := Page(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cellMax, textMax := lim.CellMax(), textMax(lim)
+		s := r.Experiments[0].Steps[1]
+		s.Output = &record.Output{Tables: []record.Table{{Columns: []string{"a", "b"}, Rows: [][]string{{strings.Repeat("x", mb), "short"}}}},
+			Text: strings.Repeat("y", mb)}
+		s.Error = strings.Repeat("z", mb)
+		b, err := Page(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		if grew := len(b) - len(base); grew > 2*textMax+cellMax+4096 {
+			t.Errorf("limits %+v: three values of 1 MB made the page %d bytes bigger", lim, grew)
+		}
+		wantCell := `<td class="cut" title="cut at ` + strconv.Itoa(cellMax) + ` characters; record.json keeps the whole value">` + strings.Repeat("x", cellMax) + "…</td><td>short</td>"
+		if !strings.Contains(page, wantCell) {
+			t.Errorf("limits %+v: the cell is not cut at %d characters, saying so", lim, cellMax)
+		}
+		for _, c := range []string{"y", "z"} {
+			want := strings.Repeat(c, textMax) + "… (" + strconv.Itoa(mb-textMax) + " more characters; record.json keeps the whole value)"
+			if !strings.Contains(page, want) || strings.Contains(page, strings.Repeat(c, textMax+1)) {
+				t.Errorf("limits %+v: the text of %q is not cut at %d characters, saying so", lim, c, textMax)
+			}
+		}
+		if !strings.Contains(page, "table cells cut at "+strconv.Itoa(cellMax)+" characters") || !strings.Contains(page, "other texts on this page cut at "+strconv.Itoa(textMax)+" characters") {
+			t.Errorf("limits %+v: the page does not say where it cuts", lim)
+		}
+		// The record itself is not changed: record.json keeps it whole.
+		if len(s.Output.Tables[0].Rows[0][0]) != mb || len(s.Error) != mb {
+			t.Error("Page cut the record it was given")
+		}
+	}
+	// A record that declares huge limits still gets a bounded page.
+	if n := textMax(record.Limits{MaxCell: 1 << 30, MaxBytes: 1 << 30}); n != ceilingText {
+		t.Errorf("declared limits of 1 GiB let a text be %d characters", n)
 	}
 }

@@ -42,9 +42,11 @@ type expView struct {
 type stepView struct {
 	N int
 	S *record.Step
+	// Tables are the step's result tables, their cells cut.
+	Tables []tableView
 	// SampleCols and SampleRows are the samples as a table.
 	SampleCols []string
-	SampleRows [][]string
+	SampleRows [][]cellView
 	// Compare is the histogram of a compare step: observed vs declared.
 	Compare *chart
 	// FoldSQL puts the step's SQL in a <details> titled SQLSummary: long
@@ -58,7 +60,14 @@ type seriesNote struct {
 	Name, Text string
 }
 
-func recordView(r *record.Record) (*pageView, error) {
+// recordView is the page of read, the record as it was read: the page
+// shows a copy of it with every text cut (capTexts), and its tables cut
+// cell by cell.
+func recordView(read *record.Record) (*pageView, error) {
+	r, err := capTexts(read)
+	if err != nil {
+		return nil, err
+	}
 	v := &pageView{R: r, Title: r.Lab.Title}
 	if v.Title == "" {
 		v.Title = r.Lab.Name
@@ -73,14 +82,14 @@ func recordView(r *record.Record) (*pageView, error) {
 	v.Summary = r.Count().Summary()
 	v.Head = head(r)
 	shown := map[string]string{}
-	for _, e := range r.Experiments {
+	for ei, e := range r.Experiments {
 		ev := expView{E: e, More: e.Total - len(e.Steps)}
 		if e.Status == record.ExpSkipped {
 			ev.More = 0
 		}
 		for i, s := range e.Steps {
-			sv := stepView{N: i + 1, S: s}
-			sv.SampleCols, sv.SampleRows = sampleTable(s)
+			sv := stepView{N: i + 1, S: s, Tables: stepTables(read.Experiments[ei].Steps[i], r.Limits)}
+			sv.SampleCols, sv.SampleRows = sampleTable(s, r.Limits)
 			if s.Ran != nil && s.Ran.SQL != "" {
 				sv.FoldSQL, sv.SQLSummary = foldSQL(s.Ran.SQL, shown[s.Ran.SQL])
 				if _, ok := shown[s.Ran.SQL]; !ok {
@@ -178,8 +187,7 @@ func head(r *record.Record) []headRow {
 	for _, e := range r.Endpoints {
 		add(e.Name, e.Address)
 	}
-	l := r.Limits
-	add("Limits", fmt.Sprintf("%d rows per query unless a step says otherwise; step timeout %s", l.MaxRows, l.StepTimeout))
+	add("Limits", fmt.Sprintf("%s; other texts on this page cut at %d characters", r.Limits.Describe(), textMax(r.Limits)))
 	return h
 }
 
@@ -192,11 +200,12 @@ func compact(b json.RawMessage) string {
 	return string(out)
 }
 
-func sampleTable(s *record.Step) ([]string, [][]string) {
+func sampleTable(s *record.Step, lim record.Limits) ([]string, [][]cellView) {
 	if len(s.Samples) == 0 {
 		return nil, nil
 	}
-	return s.SampleTable()
+	cols, rows := s.SampleTable()
+	return sampleCells(cols, rows, lim)
 }
 
 // foldSQL says whether a step's SQL goes into a <details>, and its

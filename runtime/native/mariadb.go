@@ -2,16 +2,20 @@ package native
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -70,27 +74,86 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 		"--innodb-use-native-aio=0",
 	}
 	args = append(args, mariadbUser()...)
-	root := mysql.NewConfig()
-	root.User, root.Net, root.Addr = "root", "tcp", addr
-	root.Timeout = 2 * time.Second
-	root.Logger = &mysql.NopLogger{}
-	open := func(multi bool) (*sql.DB, error) {
-		cfg := root.Clone()
+	// Root has a password of its own (not .env's, which is the compose
+	// stack's), read from the option file on first use.
+	rootFile := lay.MySQLRoot()
+	var mu sync.Mutex
+	var rootPw string
+	password := func() (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if rootPw == "" {
+			pw, err := rootPassword(rootFile)
+			if err != nil {
+				return "", err
+			}
+			rootPw = pw
+		}
+		return rootPw, nil
+	}
+	open := func(ctx context.Context, pw string, multi bool) (*sql.DB, error) {
+		cfg := mysql.NewConfig()
+		cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = "root", pw, "tcp", addr
+		cfg.Timeout = 2 * time.Second
+		cfg.Logger = &mysql.NopLogger{}
 		cfg.MultiStatements = multi
 		c, err := mysql.NewConnector(cfg)
 		if err != nil {
 			return nil, err
 		}
-		return sql.OpenDB(c), nil
+		db := sql.OpenDB(c)
+		if err := db.PingContext(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return db, nil
+	}
+	// rootDB connects as root with its password. A data directory made
+	// before root had one lets root in without it: root gets its
+	// password then, once.
+	rootDB := func(ctx context.Context, multi bool) (*sql.DB, error) {
+		pw, err := password()
+		if err != nil {
+			return nil, err
+		}
+		db, err := open(ctx, pw, multi)
+		if !accessDenied(err) {
+			return db, err
+		}
+		old, oerr := open(ctx, "", true)
+		if accessDenied(oerr) {
+			return nil, fmt.Errorf("root@127.0.0.1 refuses the password in %s: the file is not this data directory's (labgen down --volumes starts the stack afresh, without its data)", rootFile)
+		}
+		if oerr != nil {
+			return nil, oerr
+		}
+		defer old.Close()
+		if _, err := old.ExecContext(ctx, secureRoot(pw)); err != nil {
+			return nil, fmt.Errorf("giving root its password: %w", err)
+		}
+		return open(ctx, pw, multi)
 	}
 	return Service{
 		Name: "mysql",
 		Argv: args,
 		Setup: func(ctx context.Context) error {
-			// Normal root authentication: root@localhost with no password
-			// over TCP on 127.0.0.1, not unix_socket auth tied to the OS user.
+			// Normal root authentication (a password over TCP on
+			// 127.0.0.1, not unix_socket auth tied to the OS user); root
+			// gets its password before the server first listens, from a
+			// file only the user can read, removed after.
+			pw, err := password()
+			if err != nil {
+				return err
+			}
+			script := filepath.Join(data, ".root.sql")
+			os.Remove(script) // left by a setup that was stopped
+			if err := writePrivate(script, []byte(secureRoot(pw))); err != nil {
+				return err
+			}
+			defer os.Remove(script)
 			install := []string{"--no-defaults", "--datadir=" + datadir, "--tmpdir=" + data,
-				"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"}
+				"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve",
+				"--extra-file=" + script}
 			install = append(install, mariadbUser()...)
 			cmd := exec.CommandContext(ctx, installDB, install...)
 			cmd.WaitDelay = 5 * time.Second
@@ -100,17 +163,16 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 			return nil
 		},
 		Health: Probe{Func: func(ctx context.Context) error {
-			db, err := open(false)
+			db, err := rootDB(ctx, false)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			return db.PingContext(ctx)
+			return db.Close()
 		}, Start: time.Minute},
 		// The schema and the lab's users, as the MySQL image's init scripts
 		// create them; both are idempotent (IF NOT EXISTS).
 		Ready: func(ctx context.Context) error {
-			db, err := open(true)
+			db, err := rootDB(ctx, true)
 			if err != nil {
 				return err
 			}
@@ -133,16 +195,103 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 	}, nil
 }
 
+// secureRoot is the SQL that gives root its password pw: the accounts
+// root logs in as (localhost, 127.0.0.1, ::1) get it and any other root
+// account goes, as mysql_secure_installation does. None of it reaches the
+// binlog, which the lab's CDC user reads.
+func secureRoot(pw string) string {
+	id := "IDENTIFIED BY '" + sqlQuote.Replace(pw) + "'"
+	return "SET sql_log_bin = 0;\n" +
+		"DELETE FROM mysql.global_priv WHERE User = 'root' AND Host NOT IN ('localhost', '127.0.0.1', '::1');\n" +
+		"FLUSH PRIVILEGES;\n" +
+		"ALTER USER IF EXISTS 'root'@'localhost' " + id + ", 'root'@'127.0.0.1' " + id + ", 'root'@'::1' " + id + ";\n"
+}
+
+// accessDenied tells whether err is MariaDB's "Access denied" (a wrong
+// password, or one given where none is set).
+func accessDenied(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1045
+}
+
+// rootPassword reads root's password from the option file at path; the
+// first time, it makes the file with a new random one.
+func rootPassword(path string) (string, error) {
+	b, err := readPrivate(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		raw := make([]byte, 18)
+		if _, err := rand.Read(raw); err != nil {
+			return "", err
+		}
+		// Hex: nothing to quote in SQL or in an option file.
+		pw := hex.EncodeToString(raw)
+		text := "# The native MySQL's (MariaDB's) root account, made by labgen up; read it with\n" +
+			"#   mariadb --defaults-extra-file=" + path + " --protocol=tcp -h 127.0.0.1 -P PORT\n" +
+			"[client]\nuser=root\npassword=" + pw + "\n"
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return "", err
+		}
+		return pw, writePrivate(path, []byte(text))
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok && strings.TrimSpace(k) == "password" {
+			if pw := strings.TrimSpace(v); pw != "" {
+				return pw, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s has no password= line (labgen down --volumes starts the stack afresh, without its data)", path)
+}
+
+// writePrivate writes a new file only the user can read (0600, whatever
+// the umask), refusing to follow or replace what is at path.
+func writePrivate(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
+}
+
+// readPrivate reads a file that holds a secret: a regular file (not a
+// link to one elsewhere), made only the user's again if its mode was
+// opened up.
+func readPrivate(path string) ([]byte, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file; it should hold the native MySQL's root password", path)
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(path, 0o600); err != nil {
+			return nil, err
+		}
+	}
+	return os.ReadFile(path)
+}
+
 // sqlQuoted escapes values that go between single quotes of MySQL SQL, so
 // that a password with ' or \ stays one string.
 func sqlQuoted(env map[string]string) map[string]string {
 	out := make(map[string]string, len(env))
-	r := strings.NewReplacer(`\`, `\\`, `'`, `''`)
 	for k, v := range env {
-		out[k] = r.Replace(v)
+		out[k] = sqlQuote.Replace(v)
 	}
 	return out
 }
+
+// sqlQuote escapes a value that goes between single quotes of MySQL SQL.
+var sqlQuote = strings.NewReplacer(`\`, `\\`, `'`, `''`)
 
 // mariadbUser lets mariadbd run as root, which it otherwise refuses.
 func mariadbUser() []string {

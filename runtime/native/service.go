@@ -117,6 +117,11 @@ func (l Layout) Warehouse() string {
 	return filepath.Join(l.Lab, filepath.FromSlash(labdir.WarehouseDir))
 }
 
+// MySQLRoot is the client option file with the native MySQL's (MariaDB's)
+// root user and password, mode 0600 in a directory of mode 0700: made on
+// the first up, kept by down, removed with the data by down --volumes.
+func (l Layout) MySQLRoot() string { return filepath.Join(l.State, "secrets", "mysql-root.cnf") }
+
 // Checkpoints holds Flink's checkpoints and savepoints.
 func (l Layout) Checkpoints() string { return filepath.Join(l.State, "checkpoints") }
 

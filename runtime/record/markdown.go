@@ -116,8 +116,7 @@ func Markdown(r *Record) []byte {
 		head = append(head, []string{e.Name, "`" + e.Address + "`"})
 	}
 	lim := r.Limits
-	head = append(head, []string{"Limits", fmt.Sprintf("query output: %d rows unless a step says otherwise, %s of rows; table cells cut at %d characters (Kafka message keys and values at %d); step timeout %s",
-		lim.MaxRows, bytesText(lim.MaxBytes), maxCell(lim), KafkaMaxCell, lim.StepTimeout)})
+	head = append(head, []string{"Limits", lim.Describe()})
 	writeTable(w, []string{"", ""}, head, nil)
 	fmt.Fprintln(w)
 	// The head shows a job's error on one line; its cause is often further
@@ -242,7 +241,7 @@ func writeStep(w io.Writer, n int, s *Step, lim Limits) {
 				fmt.Fprintf(w, "(no rows; columns: %s)\n", strings.Join(t.Columns, ", "))
 				continue
 			}
-			writeTable(w, t.Columns, t.Rows, cellLimits(s, t, maxCell(lim)))
+			writeTable(w, t.Columns, t.Rows, CellLimits(s, t, lim))
 		}
 		if o.Text != "" {
 			fmt.Fprintf(w, "\n```\n%s\n```\n", strings.TrimRight(o.Text, "\n"))
@@ -252,7 +251,7 @@ func writeStep(w io.Writer, n int, s *Step, lim Limits) {
 		}
 	}
 	if len(s.Samples) > 0 {
-		writeSamples(w, s, maxCell(lim))
+		writeSamples(w, s, lim.CellMax())
 	}
 	if len(s.Captures) > 0 {
 		fmt.Fprintln(w)
@@ -296,20 +295,40 @@ func statusWord(s string) string {
 	return s
 }
 
-// cellLimit bounds the cells of one column: Max characters (0: no cut);
+// CellLimit bounds the cells of one column: Max characters (0: no cut);
 // Say makes a cut cell say how much it left out.
-type cellLimit struct {
+type CellLimit struct {
 	Max int
 	Say bool
 }
 
-// cellLimits bounds the cells of a step's table by column: maxCell, but a
-// Kafka message's key and value at KafkaMaxCell.
-func cellLimits(s *Step, t Table, maxCell int) []cellLimit {
-	limits := uniform(len(t.Columns), maxCell)
+// Cut is s cut at the limit, and whether it was: a cut s ends in "…" and,
+// with Say, how many characters were left out. record.md and the
+// published page cut with it.
+func (l CellLimit) Cut(s string) (string, bool) {
+	if l.Max <= 0 {
+		return s, false
+	}
+	n := 0
+	for i := range s {
+		if n == l.Max {
+			if l.Say {
+				return s[:i] + fmt.Sprintf("… (%d more characters; record.json keeps the whole value)", utf8.RuneCountInString(s[i:])), true
+			}
+			return s[:i] + "…", true
+		}
+		n++
+	}
+	return s, false
+}
+
+// CellLimits bounds the cells of a step's table by column: the record's
+// cell limit, but a Kafka message's key and value at KafkaMaxCell.
+func CellLimits(s *Step, t Table, lim Limits) []CellLimit {
+	limits := uniform(len(t.Columns), lim.CellMax())
 	for i, c := range t.Columns {
 		if s.Ran != nil && s.Ran.What == "kafka" && (c == "key" || c == "value") {
-			limits[i] = cellLimit{Max: KafkaMaxCell, Say: true}
+			limits[i] = CellLimit{Max: KafkaMaxCell, Say: true}
 		}
 	}
 	return limits
@@ -318,7 +337,7 @@ func cellLimits(s *Step, t Table, maxCell int) []cellLimit {
 // writeTable writes a Markdown table through tablewriter. Cells are made
 // safe for one table row (| escaped, newlines shown as ⏎) and cut at their
 // column's limit (none: no cut).
-func writeTable(w io.Writer, header []string, rows [][]string, limits []cellLimit) {
+func writeTable(w io.Writer, header []string, rows [][]string, limits []CellLimit) {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewMarkdown()),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -357,9 +376,7 @@ func writeTable(w io.Writer, header []string, rows [][]string, limits []cellLimi
 // saidCell is Cell for values a reader compares whole (a Kafka message's
 // JSON): cut only past max, and then saying how much was left out.
 func saidCell(s string, max int) string {
-	if n := utf8.RuneCountInString(s); n > max {
-		s = string([]rune(s)[:max]) + fmt.Sprintf("… (%d more characters; record.json keeps the whole value)", n-max)
-	}
+	s, _ = CellLimit{Max: max, Say: true}.Cut(s)
 	return Cell(s, 0)
 }
 
@@ -368,28 +385,34 @@ func Cell(s string, max int) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\n", " ⏎ ")
 	s = strings.ReplaceAll(s, "\t", " ")
-	if max > 0 && utf8.RuneCountInString(s) > max {
-		rs := []rune(s)
-		s = string(rs[:max]) + "…"
-	}
+	s, _ = CellLimit{Max: max}.Cut(s)
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return s
 }
 
 // uniform is one limit for n columns.
-func uniform(n, max int) []cellLimit {
-	limits := make([]cellLimit, n)
+func uniform(n, max int) []CellLimit {
+	limits := make([]CellLimit, n)
 	for i := range limits {
-		limits[i] = cellLimit{Max: max}
+		limits[i] = CellLimit{Max: max}
 	}
 	return limits
 }
 
-func maxCell(l Limits) int {
+// CellMax is the record's cell limit in characters: MaxCell, or
+// DefaultMaxCell for a record that declares none.
+func (l Limits) CellMax() int {
 	if l.MaxCell > 0 {
 		return l.MaxCell
 	}
 	return DefaultMaxCell
+}
+
+// Describe says the limits in words, as record.md's head and the page's
+// state them.
+func (l Limits) Describe() string {
+	return fmt.Sprintf("query output: %d rows unless a step says otherwise, %s of rows; table cells cut at %d characters (Kafka message keys and values at %d); step timeout %s",
+		l.MaxRows, bytesText(l.MaxBytes), l.CellMax(), KafkaMaxCell, l.StepTimeout)
 }
 
 func stamp(t time.Time) string {
