@@ -400,6 +400,16 @@ func TestPinnedRanges(t *testing.T) {
 			`lab.hcl:85,20-56: Output column type does not fit; Job wrong_types_inline writes STRING into wide.order_id, which is BIGINT; Flink does not cast it implicitly and rejects the INSERT ("Incompatible types for sink column"). Write CAST(… AS BIGINT).`,
 			"reserved.sql:1,28-32: Reserved word as a name; RANK is a reserved word in MySQL's SQL; as a name it must be quoted: `rank`.",
 		}},
+		// Root causes first, though producer.hcl sorts before tables.hcl:
+		// the misspelt attribute that left due_at out of loans, then the
+		// invalid name that left Repayments out, then what referred to
+		// them.
+		{"invalid/root_cause_first", []string{
+			`tables.hcl:8,5-12: Unsupported argument; An argument named "nulable" is not expected here. Did you mean "nullable"?`,
+			`tables.hcl:14,7-19: Invalid name; A table name must start with a lowercase letter and contain only lowercase letters, digits and underscores (it becomes an identifier); "Repayments" does not.`,
+			`producer.hcl:9,15-31: Reference to undeclared table; No table named "repayments" is declared in this lab.`,
+			`producer.hcl:18,7-13: Unknown column; Table loans has no column "due_at" to update.`,
+		}},
 		{"invalid/missing_lab", []string{
 			`Missing lab block; Every lab declares itself once: lab "name" { title = "..." } in one of the .hcl files of testdata/invalid/missing_lab.`,
 		}},
