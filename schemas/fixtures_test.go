@@ -410,6 +410,17 @@ func TestPinnedRanges(t *testing.T) {
 			`producer.hcl:9,15-31: Reference to undeclared table; No table named "repayments" is declared in this lab.`,
 			`producer.hcl:18,7-13: Unknown column; Table loans has no column "due_at" to update.`,
 		}},
+		// Weights without weighted(): each message names its attribute,
+		// and outcome's shows the author's weights wrapped, on one line
+		// (or an example, where they are too long for one).
+		{"invalid/unwrapped_outcome", []string{
+			`lab.hcl:35,28-39: Invalid value; A field value is a constant or a distribution such as uniform(1, 10): a string, number, bool or null is required, not object.`,
+			`lab.hcl:40,15-41: Invalid outcome; outcome takes weighted(): outcome = weighted({ PAID = 80, FAILED = 20 }).`,
+			`lab.hcl:49,13-24: Invalid value; A delay is a number of seconds, a duration, or a numeric distribution such as exponential("45s"): a string, number, bool or null is required, not object.`,
+			`lab.hcl:50,15-6: Invalid outcome; outcome takes weighted(): outcome = weighted({ OK = 9, LOST = 1 }).`,
+			`lab.hcl:60,16-28: Invalid value; The new value of status is a constant or a distribution such as uniform(1, 10): a string, number, bool or null is required, not object.`,
+			`lab.hcl:67,15-119: Invalid outcome; outcome takes weighted(): outcome = weighted({ PAID = 80, FAILED = 20 }).`,
+		}},
 		{"invalid/missing_lab", []string{
 			`Missing lab block; Every lab declares itself once: lab "name" { title = "..." } in one of the .hcl files of testdata/invalid/missing_lab.`,
 		}},
