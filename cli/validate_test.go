@@ -100,7 +100,9 @@ labgen validate: the lab has 1 error
 `,
 		},
 		{
-			name: "two errors, a preset and a distribution",
+			// The table's error comes first though it is further down:
+			// a table is a declaration the other blocks refer to.
+			name: "two errors, a table's first",
 			files: map[string]string{"lab.hcl": `lab "pin" {
   title = "Pinned"
 }
@@ -116,7 +118,14 @@ table "t" {
   store "mysql" {}
 }
 `},
-			want: `DIR/lab.hcl:11:12: Error: Preset is not read-only
+			want: `DIR/lab.hcl:16:24: Error: Invalid column type
+
+  on DIR/lab.hcl line 16, in table "t":
+  16:   column "id" { type = "decimal(2,5)" }
+
+decimal scale 5 is larger than its precision 2.
+
+DIR/lab.hcl:11:12: Error: Preset is not read-only
 
   on DIR/lab.hcl line 11, in preset "drop":
   11:   sql    = "SELECT 1; DROP TABLE orders"
@@ -124,12 +133,55 @@ table "t" {
 Preset drop must be a single read-only statement: only one statement is
 allowed; this text has more after a ';'.
 
-DIR/lab.hcl:16:24: Error: Invalid column type
+labgen validate: the lab has 2 errors
+`,
+		},
+		{
+			// The misspelt attribute that left due_at out of the table
+			// comes before the knock-on in producer.hcl, a file that
+			// sorts before tables.hcl.
+			name: "root cause first",
+			files: map[string]string{
+				"lab.hcl": "lab \"pin\" {\n  title = \"Pinned\"\n}\n" + pinStack,
+				"tables.hcl": `table "loans" {
+  key = ["id"]
+  column "id" { type = "bigint" }
+  column "due_at" {
+    type    = "timestamp(3)"
+    nulable = true
+  }
+  store "mysql" {}
+}
+`,
+				"producer.hcl": `producer "lender" {
+  table = table.loans
+  rate  = 1
+  field "id" { value = sequence(1) }
 
-  on DIR/lab.hcl line 16, in table "t":
-  16:   column "id" { type = "decimal(2,5)" }
+  follow "again" {
+    table   = table.loans
+    delay   = 30
+    outcome = weighted({ DUE = 1 })
+    field "id" { value = sequence(1000000) }
+    update {
+      due_at = "2024-01-01 00:00:00"
+    }
+  }
+}
+`},
+			want: `DIR/tables.hcl:6:5: Error: Unsupported argument
 
-decimal scale 5 is larger than its precision 2.
+  on DIR/tables.hcl line 6, in table "loans":
+   6:     nulable = true
+
+An argument named "nulable" is not expected here. Did you mean "nullable"?
+
+DIR/producer.hcl:12:7: Error: Unknown column
+
+  on DIR/producer.hcl line 12, in producer "lender":
+  12:       due_at = "2024-01-01 00:00:00"
+
+Table loans has no column "due_at" to update.
 
 labgen validate: the lab has 2 errors
 `,

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/labgen/labgen/schemas"
 )
@@ -29,6 +30,8 @@ func runbook(l *schemas.Lab) []byte {
 	w("There MySQL is MariaDB and ClickHouse is chdb behind an HTTP front (at the HTTP port below; no native TCP port), each named as a stand-in in the record")
 	if s := l.Stack; s.KafkaUI != nil && s.Kafka != nil {
 		w("; Kafka UI has no native form: read a key's messages with `labgen run` (the experiments' kafka steps) or any Kafka client on 127.0.0.1:%d", s.Kafka.Port)
+	} else if s.Kafka != nil && hasStep(l, schemas.StepKafka) {
+		w("; the kafka steps' commands below run in the broker's container, which has no native form: read a key's messages with `labgen run` or any Kafka client on 127.0.0.1:%d", s.Kafka.Port)
 	}
 	if l.Stack.BatchLoop != nil {
 		w("; the background batch loop does not run, so use `labgen batch .` where this runbook says `./stream-lab batch`")
@@ -180,13 +183,6 @@ func experimentSection(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment
 
 func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *schemas.Step) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	fence := func(lang, body string) {
-		w("   ```%s\n", lang)
-		for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
-			w("   %s\n", line)
-		}
-		w("   ```\n\n")
-	}
 	switch st.Kind {
 	case schemas.StepQuery:
 		q := st.Query
@@ -199,14 +195,17 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 		default:
 			w("   In the console, choose %s and run:\n\n", engineName(q.Engine))
 		}
-		fence("sql", q.SQL.Text)
+		fence(b, "sql", q.SQL.Text)
 	case schemas.StepKafka:
 		k := st.Kafka
-		if k.Offsets {
+		switch {
+		case l.Stack.KafkaUI == nil || l.Stack.Kafka == nil:
+			kafkaByHand(b, k)
+		case k.Offsets:
 			w("   In Kafka UI, open the topic `%s` and note each partition's offsets.\n\n", k.Topic)
-		} else if k.Key != nil {
+		case k.Key != nil:
 			w("   In Kafka UI, open the topic `%s` and show every message whose key is `%s`.\n\n", k.Topic, k.Key.Text)
-		} else {
+		default:
 			w("   In Kafka UI, open the topic `%s` and read its last %d messages.\n\n", k.Topic, k.Tail)
 		}
 	case schemas.StepFlink:
@@ -221,9 +220,9 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 			w("   This acts on `%s` alone, one of the lab's %d TaskManagers (%s); the others keep running.\n\n",
 				st.Compose.Service, len(tms), "`"+strings.Join(tms, "`, `")+"`")
 		}
-		fence("sh", fmt.Sprintf("./stream-lab compose %s %s", st.Compose.Action, st.Compose.Service))
+		fence(b, "sh", fmt.Sprintf("./stream-lab compose %s %s", st.Compose.Action, st.Compose.Service))
 	case schemas.StepLab:
-		fence("sh", "./stream-lab "+st.Lab.Action)
+		fence(b, "sh", "./stream-lab "+st.Lab.Action)
 	case schemas.StepWait:
 		wt := st.Wait
 		if wt.Rerun != "" && wt.Until == nil {
@@ -241,6 +240,62 @@ func stepBody(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment, st *sch
 		}
 		w("\n")
 	}
+}
+
+// kafkaByHand tells how to do a kafka step in a stack without Kafka UI:
+// the run's record shows what the step read, and Kafka's own tools in the
+// broker's container (with the small heap smoke's probe has, inside the
+// broker's memory limit) read the same by hand.
+func kafkaByHand(b *strings.Builder, k *schemas.KafkaStep) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	tool := func(name string) string {
+		return fmt.Sprintf("./stream-lab compose exec -T -e KAFKA_HEAP_OPTS=%s kafka /opt/kafka/bin/%s --bootstrap-server %s --topic %s",
+			schemas.KafkaProbeHeap, name, schemas.KafkaInternal, k.Topic)
+	}
+	if k.Offsets {
+		w("   The stack has no Kafka UI: `labgen run` records each partition's offsets of the topic `%s`; by hand, list them with Kafka's own tool in the broker's container (a line per partition, topic:partition:end offset):\n\n", k.Topic)
+		fence(b, "sh", tool("kafka-get-offsets.sh"))
+		return
+	}
+	timeout := 10 * time.Second
+	if d, err := time.ParseDuration(k.Timeout); err == nil && d > 0 {
+		timeout = d
+	}
+	consume := fmt.Sprintf("%s --from-beginning --timeout-ms %d --property print.key=true", tool("kafka-console-consumer.sh"), timeout.Milliseconds())
+	lines := "each line is a message's key, a tab and its value, null for a tombstone"
+	if k.Key != nil {
+		w("   The stack has no Kafka UI: `labgen run` records every message of the topic `%s` whose key is `%s`; by hand, read the topic with Kafka's console consumer in the broker's container and keep those (%s):\n\n", k.Topic, k.Key.Text, lines)
+		fence(b, "sh", consume+" | grep -F -- "+shellWord(k.Key.Text))
+		return
+	}
+	w("   The stack has no Kafka UI: `labgen run` records the last %d messages of the topic `%s`; by hand, read the topic with Kafka's console consumer in the broker's container (%s):\n\n", k.Tail, k.Topic, lines)
+	fence(b, "sh", fmt.Sprintf("%s | tail -n %d", consume, k.Tail))
+}
+
+// hasStep tells whether an experiment of the lab has a step of a kind.
+func hasStep(l *schemas.Lab, kind string) bool {
+	for _, e := range l.Experiments {
+		for _, st := range e.Steps {
+			if st.Kind == kind {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fence writes a fenced block indented as a step's body.
+func fence(b *strings.Builder, lang, body string) {
+	fmt.Fprintf(b, "   ```%s\n", lang)
+	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+		fmt.Fprintf(b, "   %s\n", line)
+	}
+	b.WriteString("   ```\n\n")
+}
+
+// shellWord quotes s for sh in single quotes.
+func shellWord(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func engineName(e string) string {

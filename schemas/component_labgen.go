@@ -26,9 +26,27 @@ var producerComponent = &ComponentDesc{
 	Present: always,
 	Services: []ServiceDesc{{Name: "producer", Step: true, When: producerRuns, Component: "mysql",
 		Needs:  func(l *Lab) []Need { return []Need{healthy(l.SourceStore())} },
-		Memory: fixed(Memory{MB: labgenMB, Why: "labgen produce (Go); pending payments take bytes each"}),
+		Memory: func(l *Lab) Memory { return Memory{MB: labgenMB, Why: producerWhy(l)} },
 		// It serves nothing: healthy while its process lives.
 		Health: &Health{Test: test("kill -0 1"), Interval: sec(30), StartPeriod: sec(10), Retries: 3}}},
+}
+
+// producerWhy says what the producer's memory holds, in this lab's words:
+// the follow-ups it keeps pending until their delay has passed, by the
+// names of its follow blocks.
+func producerWhy(l *Lab) string {
+	var follows []string
+	for _, p := range l.Producers {
+		for _, f := range p.Follows {
+			if !contains(follows, f.Name) {
+				follows = append(follows, f.Name)
+			}
+		}
+	}
+	if len(follows) == 0 {
+		return "labgen produce (Go)"
+	}
+	return "labgen produce (Go); pending " + joinList(follows, "and") + " follow-ups take bytes each"
 }
 
 var consoleComponent = &ComponentDesc{

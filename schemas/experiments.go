@@ -307,12 +307,29 @@ func attrNames(tr hcl.Traversal) []string {
 	return names
 }
 
+// numberMark wraps the placeholder of a capture known to be a number
+// (capturesNumber): where jsonencode quoted it, the quotes go, as a run
+// writes the number bare. jsonencode escapes the control character
+// (\u0001), so its quotes are told from quotes the lab wrote around a
+// placeholder itself; sql_string leaves it as it is.
+const numberMark = "\x01"
+
 // placeholderText evaluates a deferred string with each captured value
 // replaced by a description of it, such as <order_id from step pick>: what
 // a reader of the runbook types in by hand.
 func (d *decoder) placeholderText(e hcl.Expression) (string, bool) {
 	steps := map[string]map[string]cty.Value{}
 	exps := map[string]map[string]map[string]cty.Value{}
+	placeholder := func(text string, number bool) cty.Value {
+		if number {
+			text = numberMark + text + numberMark
+		}
+		return cty.StringVal(text)
+	}
+	var current *Experiment
+	if d.currentStep != nil {
+		current = d.currentStep.exp
+	}
 	for _, tr := range e.Variables() {
 		names := attrNames(tr)
 		switch {
@@ -320,7 +337,7 @@ func (d *decoder) placeholderText(e hcl.Expression) (string, bool) {
 			if steps[names[0]] == nil {
 				steps[names[0]] = map[string]cty.Value{}
 			}
-			steps[names[0]][names[1]] = cty.StringVal("<" + names[1] + " from step " + names[0] + ">")
+			steps[names[0]][names[1]] = placeholder("<"+names[1]+" from step "+names[0]+">", d.capturesNumber(current, names[0], names[1]))
 		case tr.RootName() == "experiment" && len(names) >= 3:
 			if exps[names[0]] == nil {
 				exps[names[0]] = map[string]map[string]cty.Value{}
@@ -328,7 +345,7 @@ func (d *decoder) placeholderText(e hcl.Expression) (string, bool) {
 			if exps[names[0]][names[1]] == nil {
 				exps[names[0]][names[1]] = map[string]cty.Value{}
 			}
-			exps[names[0]][names[1]][names[2]] = cty.StringVal("<" + names[2] + " from experiment " + names[0] + ", step " + names[1] + ">")
+			exps[names[0]][names[1]][names[2]] = placeholder("<"+names[2]+" from experiment "+names[0]+", step "+names[1]+">", d.capturesNumber(d.lab.Experiment(names[0]), names[1], names[2]))
 		case tr.RootName() == "var":
 		default:
 			return "", false
@@ -354,6 +371,7 @@ func (d *decoder) placeholderText(e hcl.Expression) (string, bool) {
 	}
 	// jsonencode escapes the angle brackets of the placeholders.
 	out := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(v.AsString())
+	out = strings.NewReplacer(`"\u0001`, "", `\u0001"`, "", numberMark, "").Replace(out)
 	return strings.TrimSpace(out), true
 }
 

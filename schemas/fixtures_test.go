@@ -400,6 +400,27 @@ func TestPinnedRanges(t *testing.T) {
 			`lab.hcl:85,20-56: Output column type does not fit; Job wrong_types_inline writes STRING into wide.order_id, which is BIGINT; Flink does not cast it implicitly and rejects the INSERT ("Incompatible types for sink column"). Write CAST(… AS BIGINT).`,
 			"reserved.sql:1,28-32: Reserved word as a name; RANK is a reserved word in MySQL's SQL; as a name it must be quoted: `rank`.",
 		}},
+		// Root causes first, though producer.hcl sorts before tables.hcl:
+		// the misspelt attribute that left due_at out of loans, then the
+		// invalid name that left Repayments out, then what referred to
+		// them.
+		{"invalid/root_cause_first", []string{
+			`tables.hcl:8,5-12: Unsupported argument; An argument named "nulable" is not expected here. Did you mean "nullable"?`,
+			`tables.hcl:14,7-19: Invalid name; A table name must start with a lowercase letter and contain only lowercase letters, digits and underscores (it becomes an identifier); "Repayments" does not.`,
+			`producer.hcl:9,15-31: Reference to undeclared table; No table named "repayments" is declared in this lab.`,
+			`producer.hcl:18,7-13: Unknown column; Table loans has no column "due_at" to update.`,
+		}},
+		// Weights without weighted(): each message names its attribute,
+		// and outcome's shows the author's weights wrapped, on one line
+		// (or an example, where they are too long for one).
+		{"invalid/unwrapped_outcome", []string{
+			`lab.hcl:35,28-39: Invalid value; A field value is a constant or a distribution such as uniform(1, 10): a string, number, bool or null is required, not object.`,
+			`lab.hcl:40,15-41: Invalid outcome; outcome takes weighted(): outcome = weighted({ PAID = 80, FAILED = 20 }).`,
+			`lab.hcl:49,13-24: Invalid value; A delay is a number of seconds, a duration, or a numeric distribution such as exponential("45s"): a string, number, bool or null is required, not object.`,
+			`lab.hcl:50,15-6: Invalid outcome; outcome takes weighted(): outcome = weighted({ OK = 9, LOST = 1 }).`,
+			`lab.hcl:60,16-28: Invalid value; The new value of status is a constant or a distribution such as uniform(1, 10): a string, number, bool or null is required, not object.`,
+			`lab.hcl:67,15-119: Invalid outcome; outcome takes weighted(): outcome = weighted({ PAID = 80, FAILED = 20 }).`,
+		}},
 		{"invalid/missing_lab", []string{
 			`Missing lab block; Every lab declares itself once: lab "name" { title = "..." } in one of the .hcl files of testdata/invalid/missing_lab.`,
 		}},

@@ -163,6 +163,9 @@ type decoder struct {
 	// syntax are the syntax trees of expect conditions and wait
 	// conditions, which the lints compare (the model keeps only text).
 	syntax map[*Expr]hcl.Expression
+	// declarations are the diagnostics reported while decoding the lab,
+	// variable, stack and table blocks (rankDeclaration).
+	declarations map[*hcl.Diagnostic]bool
 }
 
 func (d *decoder) errorf(subject hcl.Range, summary, detail string, args ...any) {
@@ -240,6 +243,12 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 			d.lab.Tables = append(d.lab.Tables, t)
 		}
 	}
+	// What the lab, its variables, stack and tables reported so far is
+	// about the declarations the remaining blocks refer to (sortDiags).
+	d.declarations = map[*hcl.Diagnostic]bool{}
+	for _, x := range d.diags {
+		d.declarations[x] = true
+	}
 	for _, b := range blocks["job"] {
 		if j := d.decodeJob(b); j != nil {
 			d.lab.Jobs = append(d.lab.Jobs, j)
@@ -274,7 +283,7 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	if opts.Lint && !d.diags.HasErrors() {
 		d.lint()
 	}
-	d.diags = sortDiags(d.diags)
+	d.diags = sortDiags(d.diags, d.rank)
 	return d.lab, d.diags
 }
 
@@ -355,13 +364,59 @@ func errorCount(diags hcl.Diagnostics) int {
 	return n
 }
 
-// sortDiags orders diagnostics by file and position so output is stable.
-func sortDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+// The ranks of diagnostics, root cause first. A block (or column) with an
+// error is left out of the lab, so what refers to it fails too, often in a
+// file that sorts before it; the docs tell authors to fix the first error
+// first, so that first error must be the cause, not a knock-on. Sorting by
+// rank keeps each rank in file and line order; marking every knock-on
+// instead would need each check to know what was left out and why.
+const (
+	// rankSchema: HCL's own schema errors, a misspelt, missing or
+	// unexpected attribute, block or label, which leave a block out.
+	rankSchema = iota
+	// rankDeclaration: the rest of what the lab, variable, stack and
+	// table blocks report, the declarations the other blocks refer to.
+	rankDeclaration
+	// rankReference: producers, jobs, presets, controls, experiments and
+	// the whole-lab checks, which refer to the declarations.
+	rankReference
+)
+
+// rank places a diagnostic of this load among the ranks above.
+func (d *decoder) rank(x *hcl.Diagnostic) int {
+	switch {
+	case schemaError(x.Summary):
+		return rankSchema
+	case d.declarations[x]:
+		return rankDeclaration
+	}
+	return rankReference
+}
+
+// schemaError tells HCL's summaries for a body that does not fit its
+// schema (hclsyntax's Body.Content and hcl.MergeBodies), and labgen's own
+// for an object attribute's keys (objectAttrs).
+func schemaError(summary string) bool {
+	switch summary {
+	case "Unsupported argument", "Unsupported block type", "Missing required argument", "Duplicate argument":
+		return true
+	}
+	return strings.HasPrefix(summary, "Extraneous label for ") ||
+		strings.HasPrefix(summary, "Missing ") && strings.Contains(summary, " for ") ||
+		strings.HasPrefix(summary, "Unexpected ") && strings.HasSuffix(summary, " block")
+}
+
+// sortDiags orders diagnostics so that output is stable and root causes
+// come first: those without a place (a missing lab block, a -var for an
+// undeclared variable), then by rank, then by file and position.
+func sortDiags(diags hcl.Diagnostics, rank func(*hcl.Diagnostic) int) hcl.Diagnostics {
 	sort.SliceStable(diags, func(i, j int) bool {
 		a, b := diags[i].Subject, diags[j].Subject
 		switch {
 		case a == nil || b == nil:
 			return a == nil && b != nil
+		case rank(diags[i]) != rank(diags[j]):
+			return rank(diags[i]) < rank(diags[j])
 		case a.Filename != b.Filename:
 			return a.Filename < b.Filename
 		default:

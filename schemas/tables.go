@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -351,7 +353,7 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 	d.checkSourceStore(ta, table, "Follow-up table")
 
 	da := content.Attributes["delay"]
-	f.Delay = d.dist(da)
+	f.Delay = d.dist(da, "A delay is a number of seconds, a duration, or a numeric distribution such as exponential(\"45s\")")
 	if f.Delay != nil && !delayKinds[f.Delay.Kind] {
 		d.errorf(da.Expr.Range(), "Invalid delay", "A delay is a number of seconds, a duration, or a numeric distribution such as exponential(\"45s\"); %s is not.", f.Delay.Kind)
 	}
@@ -382,9 +384,15 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 		}
 	}
 	oa := content.Attributes["outcome"]
-	f.Outcome = d.dist(oa)
+	if o, ok := oa.Expr.(*hclsyntax.ObjectConsExpr); ok {
+		// The weights without weighted(): show them wrapped, as the
+		// author wrote them where they fit one line.
+		d.errorf(oa.Expr.Range(), "Invalid outcome", "outcome takes weighted(): outcome = weighted(%s).", weightsSource(d, o))
+	} else {
+		f.Outcome = d.dist(oa, "The outcome is a weighted choice, as in outcome = weighted({ PAID = 80, FAILED = 20 })")
+	}
 	if f.Outcome != nil && f.Outcome.Kind != DistWeighted {
-		d.errorf(oa.Expr.Range(), "Invalid outcome", "The outcome is a weighted choice, as in weighted({ PAID = 80, FAILED = 15, NONE = 5 }).")
+		d.errorf(oa.Expr.Range(), "Invalid outcome", "The outcome is a weighted choice, as in outcome = weighted({ PAID = 80, FAILED = 15, NONE = 5 }).")
 		f.Outcome = nil
 	}
 	if na := content.Attributes["never"]; na != nil {
@@ -428,6 +436,21 @@ var delayKinds = map[string]bool{
 	DistLogNormal: true, DistExponential: true,
 }
 
+// weightsSource is an object's items on one line, as in
+// { PAID = 80, FAILED = 20 }, or that example where they do not fit one.
+func weightsSource(d *decoder, o *hclsyntax.ObjectConsExpr) string {
+	const example = "{ PAID = 80, FAILED = 20 }"
+	var items []string
+	for _, it := range o.Items {
+		items = append(items, exprSource(d, it.KeyExpr)+" = "+exprSource(d, it.ValueExpr))
+	}
+	s := "{ " + strings.Join(items, ", ") + " }"
+	if len(items) == 0 || len(s) > 100 || strings.ContainsAny(s, "\n\r") {
+		return example
+	}
+	return s
+}
+
 func (x *Dist) hasChoice(v string) bool {
 	for _, c := range x.Choices {
 		if c.Value == v {
@@ -444,7 +467,7 @@ func (d *decoder) decodeUpdate(b *hcl.Block, parent *Table, f *Follow) []*Field 
 	d.diags = append(d.diags, diags...)
 	var out []*Field
 	for _, a := range sortedAttrs(attrs) {
-		fd := &Field{Name: a.Name, DeclRange: a.Range, Dist: d.dist(a)}
+		fd := &Field{Name: a.Name, DeclRange: a.Range, Dist: d.dist(a, fmt.Sprintf("The new value of %s is a constant or a distribution such as uniform(1, 10)", a.Name))}
 		if parent != nil {
 			col := parent.Column(a.Name)
 			if col == nil {
@@ -479,7 +502,7 @@ func (d *decoder) decodeFields(owner *hcl.Block, blocks []*hcl.Block, table *Tab
 		if diags.HasErrors() {
 			continue
 		}
-		fd := &Field{Name: name, DeclRange: fb.DefRange, Dist: d.dist(fc.Attributes["value"])}
+		fd := &Field{Name: name, DeclRange: fb.DefRange, Dist: d.dist(fc.Attributes["value"], "A field value is a constant or a distribution such as uniform(1, 10)")}
 		if ra := fc.Attributes["round"]; ra != nil {
 			r := d.atLeast(ra, 0, 0)
 			if r > MaxRound {
@@ -515,8 +538,10 @@ func (d *decoder) decodeFields(owner *hcl.Block, blocks []*hcl.Block, table *Tab
 	return out
 }
 
-// dist evaluates a field value: a distribution call or a constant.
-func (d *decoder) dist(a *hcl.Attribute) *Dist {
+// dist evaluates a field value, an update's value, a delay or an
+// outcome: a distribution call or a constant. what says what the
+// attribute takes, for the message when its value is neither.
+func (d *decoder) dist(a *hcl.Attribute, what string) *Dist {
 	if a == nil {
 		return nil
 	}
@@ -534,7 +559,7 @@ func (d *decoder) dist(a *hcl.Attribute) *Dist {
 	}
 	c, err := constant(v)
 	if err != nil {
-		d.errorf(a.Expr.Range(), "Invalid value", "A field value is a constant or a distribution such as uniform(1, 10): %s.", err)
+		d.errorf(a.Expr.Range(), "Invalid value", "%s: %s.", what, err)
 		return nil
 	}
 	return &Dist{Kind: DistConstant, Value: c}
