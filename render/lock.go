@@ -63,17 +63,6 @@ func lockFile(l *schemas.Lab, opts Options, files Files) []byte {
 	return []byte(b.String())
 }
 
-// lockedFiles lists the files a lock names.
-func lockedFiles(lock []byte) []string {
-	var out []string
-	eachLockLine(lock, func(_, file string) {
-		if file != "" {
-			out = append(out, file)
-		}
-	})
-	return out
-}
-
 // lockValue is s as it goes into a lock: as it is when every character
 // prints, else Go-quoted, so that it stays on its line.
 func lockValue(s string) string {
