@@ -27,8 +27,10 @@ stream-lab script, runbook.md, lab.json (the resolved lab that run, produce
 and console read) and labgen.lock (images, connector jars and the sha256 of
 every file).
 
-Rendering is deterministic: the same lab and variables give the same bytes
-on any machine.
+Rendering is deterministic: the same lab, variables and OUT_DIR give the
+same bytes on any machine. The compose project is named after OUT_DIR
+(labgen-LAB-<8 hex of its path's sha256>, in .env and compose.yaml), so
+two rendered directories of one lab never share containers or volumes.
 
 OUT_DIR must be new, empty, or a lab directory labgen rendered before (its
 labgen.lock lists what it wrote); anything else is refused with the names
@@ -135,6 +137,7 @@ Examples:
 				if err != nil {
 					return err
 				}
+				oldProject := dotenvProject(*out)
 				files, written, err := renderInto(lab, opts, *out, *force)
 				var se *render.SecretsError
 				if errors.As(err, &se) {
@@ -143,8 +146,9 @@ Examples:
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(env.Stdout, "Rendered the lab %q into %s (%d files).\n", lab.Name, *out, len(files))
-				reportWritten(env, *out, written)
+				project := render.ProjectName(lab, dir)
+				fmt.Fprintf(env.Stdout, "Rendered the lab %q into %s (%d files; compose project %s).\n", lab.Name, *out, len(files), project)
+				reportWritten(env, *out, written, oldProject, project)
 				if len(opts.Targets) > 0 {
 					fmt.Fprintf(env.Stdout, "Next: labgen up %s --kubernetes (docs/kubernetes.md)\n", *out)
 				} else {
@@ -159,9 +163,14 @@ Examples:
 	})
 }
 
-// renderInto renders lab and writes it into dir (render, sweep). A
-// directory WriteWith refuses is a usage error that says what to do.
+// renderInto renders lab for dir (its compose project is dir's own) and
+// writes it there (render, sweep). A directory WriteWith refuses is a
+// usage error that says what to do.
 func renderInto(lab *schemas.Lab, opts render.Options, dir string, force bool) (render.Files, *render.Written, error) {
+	var err error
+	if opts.Dir, err = render.OutDir(dir); err != nil {
+		return nil, nil, err
+	}
 	files, err := render.Render(lab, opts)
 	if err != nil {
 		return nil, nil, err
@@ -184,15 +193,28 @@ func renderInto(lab *schemas.Lab, opts render.Options, dir string, force bool) (
 	return files, written, nil
 }
 
+// dotenvProject is the compose project of dir's .env before a render, or "".
+func dotenvProject(dir string) string {
+	env, err := labdir.ReadEnv(filepath.Join(dir, ".env"))
+	if err != nil {
+		return ""
+	}
+	return env["COMPOSE_PROJECT_NAME"]
+}
+
 // reportWritten says, a line each, what a render did besides writing:
 // the user's files it kept under another name, the old files it did not
-// delete, and a directory the lab's containers cannot read.
-func reportWritten(env *Env, dir string, w *render.Written) {
+// delete, a compose project that changed name, and a directory the
+// lab's containers cannot read.
+func reportWritten(env *Env, dir string, w *render.Written, oldProject, project string) {
 	if len(w.Moved) > 0 {
 		fmt.Fprintf(env.Stdout, "Kept your files that the render replaced: %s.\n", strings.Join(w.Moved, ", "))
 	}
 	if len(w.Kept) > 0 {
 		fmt.Fprintf(env.Stdout, "Left %d file(s) that the old labgen.lock lists and this render no longer writes: %s.\n", len(w.Kept), strings.Join(w.Kept, ", "))
+	}
+	if oldProject != "" && oldProject != project {
+		fmt.Fprintf(env.Stdout, "The compose project was %s: a stack still up under that name stops with docker compose -p %s down (add -v for its volumes).\n", oldProject, oldProject)
 	}
 	if w.Mode&0o005 != 0o005 {
 		fmt.Fprintf(env.Stdout, "%s has mode %04o: the lab's containers that read the whole directory as their own user (producer, console) cannot; chmod o+rx %s before compose up (labgen up --native needs nothing).\n", dir, w.Mode, dir)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labgen/labgen/runtime/labdir"
 )
 
 // TestRenderRefuses (issue 35): render writes into a directory of the
@@ -60,5 +62,55 @@ func TestRenderRefuses(t *testing.T) {
 	// The directory is a render's now: a render without --force goes in.
 	if code, _, errOut := run(t, tmp, nil, "render", "../labs/orders", "-o", home); code != ExitOK {
 		t.Errorf("a second render: exit %d: %s", code, errOut)
+	}
+}
+
+// TestRenderProjectPerDirectory (issue 35): two directories of one lab
+// are two compose projects (down --volumes in one keeps the other's
+// data), named the same in .env, compose.yaml and the runbook, and the
+// same directory renders the same bytes again.
+func TestRenderProjectPerDirectory(t *testing.T) {
+	tmp := t.TempDir()
+	projects := map[string]string{}
+	for _, out := range []string{"a", "b"} {
+		dir := filepath.Join(tmp, out)
+		code, stdout, errOut := run(t, tmp, nil, "render", "../labs/orders", "-o", dir)
+		if code != ExitOK {
+			t.Fatalf("render: exit %d: %s", code, errOut)
+		}
+		lab, err := labdir.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := lab.Env["COMPOSE_PROJECT_NAME"]
+		compose, _ := os.ReadFile(filepath.Join(dir, "compose.yaml"))
+		runbook, _ := os.ReadFile(filepath.Join(dir, "runbook.md"))
+		if !strings.HasPrefix(p, "labgen-orders-") || !strings.Contains(string(compose), "\nname: "+p+"\n") || !strings.Contains(string(runbook), "`"+p+"`") ||
+			!strings.Contains(stdout, "compose project "+p+")") {
+			t.Errorf("%s: project %q is not in compose.yaml, the runbook and the output:\n%s", out, p, stdout)
+		}
+		projects[out] = p
+	}
+	if projects["a"] == projects["b"] {
+		t.Errorf("two directories share the compose project %s", projects["a"])
+	}
+	dir := filepath.Join(tmp, "a")
+	lock, _ := os.ReadFile(filepath.Join(dir, "labgen.lock"))
+	if code, stdout, errOut := run(t, tmp, nil, "render", "../labs/orders", "-o", dir); code != ExitOK || strings.Contains(stdout, "The compose project was") {
+		t.Fatalf("render again: exit %d: %s%s", code, stdout, errOut)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "labgen.lock")); string(again) != string(lock) {
+		t.Errorf("the same lab rendered into the same directory changed")
+	}
+
+	// A directory rendered before projects had its name says so.
+	env, _ := os.ReadFile(filepath.Join(dir, ".env"))
+	old := strings.Replace(string(env), "COMPOSE_PROJECT_NAME="+projects["a"], "COMPOSE_PROJECT_NAME=labgen-orders", 1)
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errOut := run(t, tmp, nil, "render", "../labs/orders", "-o", dir)
+	if code != ExitOK || !strings.Contains(stdout, "The compose project was labgen-orders: a stack still up under that name stops with docker compose -p labgen-orders down") {
+		t.Errorf("render over an old project: exit %d: %s%s", code, stdout, errOut)
 	}
 }

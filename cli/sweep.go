@@ -244,6 +244,7 @@ const stackDirName = "stack"
 // variant's records/. Without one, it runs in the variant's directory on
 // a fresh native stack, which it takes down again. It returns the record.
 func sweepOne(ctx context.Context, env *Env, labDir, dir, stackDir string, v variant, exps []string, controls, first bool) (*record.Record, error) {
+	// Each directory is rendered for itself: its compose project is its own.
 	var lab *schemas.Lab
 	if first || stackDir != "" {
 		var err error

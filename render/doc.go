@@ -2,9 +2,9 @@
 // directory. Render is pure: it returns the files as data (path → bytes)
 // and writes nothing; Write puts them on disk, only into a directory that
 // is new, empty or a render's, never over a file no render wrote. The
-// same lab and variables give the same bytes on any machine: maps are
-// sorted, nothing carries a time stamp or a path of the machine that
-// rendered it.
+// same lab, variables and directory give the same bytes on any machine:
+// maps are sorted, nothing carries a time stamp, and of the directory's
+// path only a hash names the compose project.
 //
 // The rendered directory (the contract read by the runtime, the producer
 // and the console, which never read HCL):
@@ -33,7 +33,7 @@
 // MYSQL_READER_USER / MYSQL_READER_PASSWORD (read-only: console, runs),
 // CLICKHOUSE_USER / CLICKHOUSE_PASSWORD (DDL and ingestion),
 // CLICKHOUSE_READER_USER / CLICKHOUSE_READER_PASSWORD (readonly profile),
-// COMPOSE_PROJECT_NAME.
+// COMPOSE_PROJECT_NAME (ProjectName: the directory's own).
 //
 // Services (compose names): mysql, kafka, kafka-init, kafka-ui, jobmanager,
 // taskmanager, sql-gateway, job-submitter, clickhouse, clickhouse-init,

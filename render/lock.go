@@ -38,10 +38,10 @@ func lockFile(l *schemas.Lab, opts Options, files Files) []byte {
 		w("%s  %s\n", im.Role, im.Ref)
 	}
 	if l.Stack.Flink != nil {
-		w("flink-image  %s  (built from flink/)\n", builtImageTag(projectName(l), "flink", files, "flink/"))
+		w("flink-image  %s  (built from flink/)\n", builtImageTag(imagePrefix(l), "flink", files, "flink/"))
 	}
 	if needsLabgenImage(l) {
-		w("labgen-image  %s  (built from labgen/)\n", builtImageTag(projectName(l), "labgen", files, "labgen/"))
+		w("labgen-image  %s  (built from labgen/)\n", builtImageTag(imagePrefix(l), "labgen", files, "labgen/"))
 	}
 
 	if jars, err := connectorJars(l); err == nil && len(jars) > 0 {

@@ -34,6 +34,11 @@ type Options struct {
 	// Render fails with a *SecretsError). Everything that needs a
 	// password reads it from .env, so nothing else changes but the lock.
 	Secrets map[string]string
+	// Dir is the absolute path of the directory the files go to (OutDir
+	// gives it), or "" when they go to no directory of the user's (tests,
+	// temporary renders): it names the compose project (ProjectName), so
+	// the same lab, variables and Dir give the same bytes.
+	Dir string
 	// Targets render more faces of the lab (render/kube's Kubernetes
 	// base) from the lab and the files rendered so far; what they return
 	// joins the directory before the lock hashes it.
@@ -73,7 +78,7 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		return nil, fmt.Errorf("encoding lab.json: %w", err)
 	}
 	files["lab.json"] = labJSON
-	if files[".env"], err = envFile(l, opts.Secrets); err != nil {
+	if files[".env"], err = envFile(l, ProjectName(l, opts.Dir), opts.Secrets); err != nil {
 		return nil, err
 	}
 
@@ -100,7 +105,7 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 	if err := renderStack(l, opts, files); err != nil {
 		return nil, err
 	}
-	files["runbook.md"] = runbook(l)
+	files["runbook.md"] = runbook(l, opts.Dir)
 	for _, t := range opts.Targets {
 		more, err := t(l, files)
 		if err != nil {

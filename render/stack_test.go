@@ -712,7 +712,7 @@ func TestRenderTwiceSameBytes(t *testing.T) {
 				t.Errorf("%s: %s differs between two renders", v.name, p)
 			}
 		}
-		st := buildStack(l, a)
+		st := buildStack(l, imagePrefix(l), a)
 		y1, err1 := composeYAML(l, st.project)
 		y2, err2 := composeYAML(l, st.project)
 		if err1 != nil || err2 != nil || !bytes.Equal(y1, y2) || !bytes.Equal(y1, a["compose.yaml"]) {

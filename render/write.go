@@ -126,9 +126,9 @@ func listNames(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// OutDir is dir as WriteWith resolves it: absolute, with the symbolic
+// OutDir is dir as Options.Dir wants it: absolute, with the symbolic
 // links of the part of it that exists resolved, so that a directory has
-// one name however it is reached.
+// one name (and one compose project) however it is reached.
 func OutDir(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {

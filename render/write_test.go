@@ -332,3 +332,42 @@ func TestWriteDeletesOnlyItsOwn(t *testing.T) {
 		})
 	}
 }
+
+// TestProjectNamePerDirectory: two directories of one lab are two compose
+// projects; one directory is the same project render after render, and
+// OutDir names a directory the same however it is reached.
+func TestProjectNamePerDirectory(t *testing.T) {
+	l := loadSeed(t, nil)
+	a, b := ProjectName(l, "/home/lab/out/a"), ProjectName(l, "/home/lab/out/b")
+	if a == b || a != ProjectName(l, "/home/lab/out/a") || !strings.HasPrefix(a, "labgen-orders-") || len(a) != len("labgen-orders-")+8 {
+		t.Errorf("projects %q and %q", a, b)
+	}
+	for _, dir := range []string{"/home/lab/out/a", "/home/lab/out/b"} {
+		files, err := Render(l, Options{NoSource: true, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ProjectName(l, dir)
+		if !strings.Contains(string(files[".env"]), "\nCOMPOSE_PROJECT_NAME="+want+"\n") || !strings.Contains(string(files["compose.yaml"]), "\nname: "+want+"\n") ||
+			!strings.Contains(string(files["runbook.md"]), "`"+want+"`") {
+			t.Errorf("%s: .env, compose.yaml and runbook.md do not all name the project %s", dir, want)
+		}
+	}
+
+	parent := t.TempDir()
+	real := filepath.Join(parent, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(parent, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(parent, "link"), filepath.Join(parent, "link", "new", "..", "..", "real")} {
+		if got, err := OutDir(dir); err != nil || got != real {
+			t.Errorf("OutDir(%s) = %s, %v; want %s", dir, got, err, real)
+		}
+	}
+	if got, _ := OutDir(filepath.Join(parent, "link", "new", "x")); got != filepath.Join(real, "new", "x") {
+		t.Errorf("OutDir of a directory still to make: %s", got)
+	}
+}
