@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -232,9 +233,7 @@ func ancestors(p string) []string {
 	for d := path.Dir(p); d != "."; d = path.Dir(d) {
 		out = append(out, d)
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out)
 	return out
 }
 
@@ -291,7 +290,7 @@ func planWrite(dir, root string, files Files, paths []string, opts WriteOptions)
 	ours := map[string]bool{lockName: owned}
 	for _, e := range old {
 		ours[e.path] = true
-		if files[e.path] == nil {
+		if _, rendered := files[e.path]; !rendered {
 			p.stale = append(p.stale, e)
 		}
 	}
@@ -430,7 +429,7 @@ func (p *writePlan) apply() (w *Written, err error) {
 		w.Moved = append(w.Moved, n+" → "+n+origSuffix)
 	}
 	order := p.paths
-	if p.files[lockName] != nil {
+	if _, ok := p.files[lockName]; ok {
 		order = append([]string{lockName}, order...)
 	}
 	done, dirs := map[string]bool{}, map[string]bool{}
