@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	iofs "io/fs"
 	"log"
 	"net"
 	"net/http"
@@ -97,12 +98,18 @@ func resolveConsole(dir string, o consoleOptions, environ []string) (*consoleSet
 	if o.timeout <= 0 {
 		return nil, usagef("--timeout must be positive")
 	}
-	lab, err := labdir.Load(dir)
+	lab, err := labdir.Open(dir)
 	var nr *labdir.NotRenderedError
 	if errors.As(err, &nr) {
 		return nil, usagef("%s is not a rendered lab: it has no lab.json (render the lab first: labgen render LAB_DIR -o %s)", dir, dir)
 	}
 	if err != nil {
+		return nil, err
+	}
+	// The console of the compose stack reads the lab through a bind mount
+	// as its own user, to whom .env (0600, the host user's) is closed; its
+	// users come from its environment, and one missing is named below.
+	if err := lab.LoadEnv(); err != nil && !errors.Is(err, iofs.ErrPermission) {
 		return nil, err
 	}
 	s := &consoleSetup{lab: lab.Lab, listen: o.listen}

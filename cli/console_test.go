@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -101,6 +103,26 @@ func TestConsoleDefaults(t *testing.T) {
 	}
 	if _, ok := s.endpoints.DB[query.ClickHouse]; ok || s.endpoints.Missing[query.ClickHouse] != "the lab's stack has no clickhouse and --clickhouse was not given" {
 		t.Errorf("ClickHouse %+v, unavailable %q", s.endpoints.DB, s.endpoints.Missing)
+	}
+}
+
+// TestConsoleClosedEnv: the console of the compose stack reads the lab
+// through a bind mount as its own user, to whom the host user's .env
+// (0600) is closed; it starts with its users from the environment.
+func TestConsoleClosedEnv(t *testing.T) {
+	out := seedLab(t, consoleEnv, nil)
+	if err := os.Chmod(filepath.Join(out, ".env"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(filepath.Join(out, ".env")); err == nil {
+		t.Skip("this user reads a file of mode 0000 (root)")
+	}
+	s, err := resolveConsole(out, consoleDefaults, []string{"MYSQL_READER_USER=r", "MYSQL_READER_PASSWORD=pw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.endpoints.DB[query.MySQL]; c.User != "r" || c.Password != "pw" {
+		t.Errorf("MySQL %+v", c)
 	}
 }
 

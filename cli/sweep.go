@@ -244,25 +244,24 @@ const stackDirName = "stack"
 // variant's records/. Without one, it runs in the variant's directory on
 // a fresh native stack, which it takes down again. It returns the record.
 func sweepOne(ctx context.Context, env *Env, labDir, dir, stackDir string, v variant, exps []string, controls, first bool) (*record.Record, error) {
-	var files render.Files
+	// Each directory is rendered for itself: its compose project is its own.
+	var lab *schemas.Lab
 	if first || stackDir != "" {
-		lab, _, err := loadLab(env, labDir, v.vars)
-		if err != nil {
-			return nil, err
-		}
-		if files, err = render.Render(lab, render.Options{LabgenVersion: Version}); err != nil {
+		var err error
+		if lab, _, err = loadLab(env, labDir, v.vars); err != nil {
 			return nil, err
 		}
 	}
+	opts := render.Options{LabgenVersion: Version}
 	if first {
-		if err := writeRendered(dir, files); err != nil {
+		if _, _, err := renderInto(lab, opts, dir, false); err != nil {
 			return nil, err
 		}
 	}
 	runDir := dir
 	if stackDir != "" {
 		runDir = stackDir
-		if err := writeRendered(stackDir, files); err != nil {
+		if _, _, err := renderInto(lab, opts, stackDir, false); err != nil {
 			return nil, err
 		}
 	}

@@ -173,7 +173,7 @@ func TestHealthChecksFromRegistry(t *testing.T) {
 		labs[c.name] = c.load(t)
 	}
 	for name, l := range labs {
-		st := buildStack(l, Files{})
+		st := buildStack(l, imagePrefix(l), Files{})
 		for _, svc := range st.services() {
 			hc := st.project.Services[svc].HealthCheck
 			if st.oneShot[svc] {

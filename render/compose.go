@@ -1,6 +1,8 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -78,8 +80,23 @@ func TaskManagerNames(l *schemas.Lab) []string {
 	return out
 }
 
-// projectName is the compose project of the lab, as in .env.
-func projectName(l *schemas.Lab) string {
+// ProjectName is the compose project of the lab rendered into dir (its
+// absolute path, as Options.Dir): its containers, networks and volumes.
+// Two directories of one lab are two projects, so that down --volumes in
+// one never removes the other's data; one directory keeps its name from
+// render to render. .env and compose.yaml both carry it.
+func ProjectName(l *schemas.Lab, dir string) string {
+	if dir == "" {
+		return imagePrefix(l)
+	}
+	h := sha256.Sum256([]byte(dir))
+	return imagePrefix(l) + "-" + hex.EncodeToString(h[:4])
+}
+
+// imagePrefix names the images the lab builds (PREFIX-flink:TAG, …): per
+// lab, not per directory, since their tags hash their build contexts and
+// directories that build the same image may share it.
+func imagePrefix(l *schemas.Lab) string {
 	return "labgen-" + strings.ReplaceAll(l.Name, "_", "-")
 }
 
@@ -184,12 +201,12 @@ func dependsOn(l *schemas.Lab, name string) types.DependsOnConfig {
 
 // buildStack assembles the compose project of the lab. files must already
 // hold the rendered Flink and labgen build contexts: the images are tagged
-// with a hash of them.
-func buildStack(l *schemas.Lab, files Files) *stack {
+// with a hash of them. project is its name (ProjectName).
+func buildStack(l *schemas.Lab, project string, files Files) *stack {
 	s := l.Stack
 	st := &stack{
 		project: &types.Project{
-			Name:     projectName(l),
+			Name:     project,
 			Services: types.Services{},
 			Volumes:  types.Volumes{},
 		},
@@ -263,7 +280,7 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		add("tablet-server", flussService(l, "tablet-server"))
 	}
 	if s.Flink != nil {
-		image := builtImageTag(projectName(l), "flink", files, "flink/")
+		image := builtImageTag(imagePrefix(l), "flink", files, "flink/")
 		add("jobmanager", jobmanagerService(l, image))
 		for _, tm := range TaskManagerNames(l) {
 			add(tm, taskmanagerService(l, image))
@@ -304,7 +321,7 @@ func buildStack(l *schemas.Lab, files Files) *stack {
 		}
 	}
 	if needsLabgenImage(l) {
-		image := builtImageTag(projectName(l), "labgen", files, "labgen/")
+		image := builtImageTag(imagePrefix(l), "labgen", files, "labgen/")
 		if producerRuns(l) {
 			add("producer", producerService(l, image))
 		}

@@ -174,14 +174,16 @@ func TestBuiltImagesAreNeverPulled(t *testing.T) {
 }
 
 // TestWriteModesIgnoreUmask (finding 15c): the containers read the
-// rendered directory as their own users, so its directories are 0755 and
-// its files 0644 (scripts 0755) even under umask 077, and a render over
-// one written under that umask repairs it.
+// rendered directory as their own users, so the directories and files
+// Write makes are 0755 and 0644 (scripts 0755; .env, which only the user's
+// own tools read, 0600) even under umask 077. A render over a directory
+// the user tightened never widens it (issue 35): its modes stay.
 func TestWriteModesIgnoreUmask(t *testing.T) {
 	old := syscall.Umask(0o077)
 	defer syscall.Umask(old)
 	files := renderSeed(t, nil)
 	dir := filepath.Join(t.TempDir(), "out", "orders")
+	tight := map[string]os.FileMode{}
 	check := func() {
 		t.Helper()
 		dirs := 0
@@ -190,13 +192,13 @@ func TestWriteModesIgnoreUmask(t *testing.T) {
 				return err
 			}
 			rel, _ := filepath.Rel(dir, path)
-			want := fileMode
-			switch {
-			case fi.IsDir():
+			want := baseMode(filepath.ToSlash(rel))
+			if fi.IsDir() {
 				want = dirMode
 				dirs++
-			case executable(filepath.ToSlash(rel)):
-				want = execMode
+			}
+			if m, ok := tight[rel]; ok {
+				want = m
 			}
 			if fi.Mode().Perm() != want {
 				t.Errorf("%s has mode %v, want %v", rel, fi.Mode().Perm(), want)
@@ -217,11 +219,16 @@ func TestWriteModesIgnoreUmask(t *testing.T) {
 		t.Fatal(err)
 	}
 	check()
-	// A lab directory left 0700 and 0600 by an older render.
-	for _, p := range []string{dir, filepath.Join(dir, "sql"), filepath.Join(dir, "sql", "flink")} {
-		os.Chmod(p, 0o700)
+	if fi, _ := os.Stat(filepath.Join(dir, ".env")); fi.Mode().Perm() != 0o600 {
+		t.Errorf(".env has mode %v, want 0600", fi.Mode().Perm())
 	}
-	os.Chmod(filepath.Join(dir, "compose.yaml"), 0o600)
+	// The user tightens the directory, a subdirectory and two files.
+	tight = map[string]os.FileMode{".": 0o700, "sql": 0o700, "compose.yaml": 0o600, "stream-lab": 0o700}
+	for rel, m := range tight {
+		if err := os.Chmod(filepath.Join(dir, rel), m); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := Write(dir, files); err != nil {
 		t.Fatal(err)
 	}

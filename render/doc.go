@@ -1,14 +1,16 @@
 // Package render turns a loaded lab into the files of a runnable lab
 // directory. Render is pure: it returns the files as data (path → bytes)
-// and writes nothing; Write puts them on disk. The same lab and variables
-// give the same bytes on any machine: maps are sorted, nothing carries a
-// time stamp or a path of the machine that rendered it.
+// and writes nothing; Write puts them on disk, only into a directory that
+// is new, empty or a render's, never over a file no render wrote. The
+// same lab, variables and directory give the same bytes on any machine:
+// maps are sorted, nothing carries a time stamp, and of the directory's
+// path only a hash names the compose project.
 //
 // The rendered directory (the contract read by the runtime, the producer
 // and the console, which never read HCL):
 //
 //	compose.yaml            the whole stack; `docker compose up` on the directory alone runs it
-//	.env                    passwords and user names (the only place secrets live)
+//	.env                    passwords and user names (the only place secrets live; mode 0600)
 //	lab.json                the resolved lab (schemas.Lab) with its format version, read with schemas.ReadLabJSON
 //	labgen.lock             images, connector jars with sha256, sha256 of every rendered file
 //	runbook.md              the experiments as a reader follows them
@@ -31,7 +33,7 @@
 // MYSQL_READER_USER / MYSQL_READER_PASSWORD (read-only: console, runs),
 // CLICKHOUSE_USER / CLICKHOUSE_PASSWORD (DDL and ingestion),
 // CLICKHOUSE_READER_USER / CLICKHOUSE_READER_PASSWORD (readonly profile),
-// COMPOSE_PROJECT_NAME.
+// COMPOSE_PROJECT_NAME (ProjectName: the directory's own).
 //
 // Services (compose names): mysql, kafka, kafka-init, kafka-ui, jobmanager,
 // taskmanager, sql-gateway, job-submitter, clickhouse, clickhouse-init,

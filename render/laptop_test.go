@@ -31,7 +31,7 @@ func TestOneBuildPerImage(t *testing.T) {
 				if s.Build != nil {
 					builders[s.Image] = append(builders[s.Image], name)
 				}
-				if strings.HasPrefix(s.Image, projectName(l)+"-") {
+				if strings.HasPrefix(s.Image, imagePrefix(l)+"-") {
 					users[s.Image] = true
 				}
 			}

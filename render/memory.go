@@ -56,7 +56,7 @@ func memoryTotal(ms []ServiceMemory) int {
 // MemoryBudget is the memory limit of each service of the lab's compose
 // stack, for labgen render to print.
 func MemoryBudget(l *schemas.Lab) []ServiceMemory {
-	return memoryPlan(l, buildStack(l, Files{}))
+	return memoryPlan(l, buildStack(l, imagePrefix(l), Files{}))
 }
 
 // FormatBudget is one line: the total and the largest services.

@@ -1,15 +1,10 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/labgen/labgen/internal/atomicfile"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -39,6 +34,11 @@ type Options struct {
 	// Render fails with a *SecretsError). Everything that needs a
 	// password reads it from .env, so nothing else changes but the lock.
 	Secrets map[string]string
+	// Dir is the absolute path of the directory the files go to (OutDir
+	// gives it), or "" when they go to no directory of the user's (tests,
+	// temporary renders): it names the compose project (ProjectName), so
+	// the same lab, variables and Dir give the same bytes.
+	Dir string
 	// Targets render more faces of the lab (render/kube's Kubernetes
 	// base) from the lab and the files rendered so far; what they return
 	// joins the directory before the lock hashes it.
@@ -78,7 +78,7 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 		return nil, fmt.Errorf("encoding lab.json: %w", err)
 	}
 	files["lab.json"] = labJSON
-	if files[".env"], err = envFile(l, opts.Secrets); err != nil {
+	if files[".env"], err = envFile(l, ProjectName(l, opts.Dir), opts.Secrets); err != nil {
 		return nil, err
 	}
 
@@ -105,7 +105,7 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 	if err := renderStack(l, opts, files); err != nil {
 		return nil, err
 	}
-	files["runbook.md"] = runbook(l)
+	files["runbook.md"] = runbook(l, opts.Dir)
 	for _, t := range opts.Targets {
 		more, err := t(l, files)
 		if err != nil {
@@ -127,128 +127,4 @@ func Render(l *schemas.Lab, opts Options) (Files, error) {
 // so that people know not to edit it.
 func generated(l *schemas.Lab, comment string) string {
 	return fmt.Sprintf("%s Rendered by labgen from the lab %q. Do not edit: change the lab and render again.\n", comment, l.Name)
-}
-
-// Modes of a rendered lab, whatever the umask: the containers read the
-// directory through a bind mount as their own users (flink, labgen, mysql,
-// …), whom a directory of mode 0700 or a file of 0600 would shut out.
-const (
-	dirMode  os.FileMode = 0o755
-	fileMode os.FileMode = 0o644
-	execMode os.FileMode = 0o755
-)
-
-// Write puts files into dir. Files the previous render wrote (listed in
-// its lock) that this render no longer produces are removed; anything
-// else there, records/ above all, is left alone. Each file is replaced
-// atomically. dir and its directories that hold rendered files get
-// dirMode, the files fileMode or execMode, whatever the umask; of the
-// directories above dir only those Write creates get dirMode.
-func Write(dir string, files Files) error {
-	old := previousFiles(dir)
-	if err := mkdirs(dir); err != nil {
-		return err
-	}
-	done := map[string]bool{}
-	for _, p := range files.Paths() {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := labDirs(dir, path.Dir(p), done); err != nil {
-			return err
-		}
-		mode := fileMode
-		if executable(p) {
-			mode = execMode
-		}
-		if err := writeAtomic(full, files[p], mode); err != nil {
-			return err
-		}
-	}
-	for _, p := range old {
-		if _, keep := files[p]; keep || strings.HasPrefix(p, "records/") || strings.Contains(p, "..") {
-			continue
-		}
-		_ = os.Remove(filepath.Join(dir, filepath.FromSlash(p)))
-	}
-	return nil
-}
-
-// mkdirs makes dir and the directories above it that are missing, each
-// with dirMode (os.MkdirAll's mode is cut by the umask), and gives dir
-// itself dirMode.
-func mkdirs(dir string) error {
-	if fi, err := os.Stat(dir); err == nil {
-		if !fi.IsDir() {
-			return fmt.Errorf("%s is not a directory", dir)
-		}
-		return chmodDir(dir, fi)
-	}
-	if parent := filepath.Dir(dir); parent != dir {
-		if _, err := os.Stat(parent); os.IsNotExist(err) {
-			if err := mkdirs(parent); err != nil {
-				return err
-			}
-		}
-	}
-	if err := os.Mkdir(dir, dirMode); err != nil && !os.IsExist(err) {
-		return err
-	}
-	return chmodDir(dir, nil)
-}
-
-// chmodDir gives dir dirMode unless fi, its state, says it has it.
-func chmodDir(dir string, fi os.FileInfo) error {
-	if fi != nil && fi.Mode().Perm() == dirMode {
-		return nil
-	}
-	return os.Chmod(dir, dirMode)
-}
-
-// labDirs makes rel (a slash-separated directory of the rendered lab,
-// "." for root itself) under root, and every directory between them, each
-// with dirMode (also those an earlier render made under a stricter
-// umask). done remembers the directories already seen.
-func labDirs(root, rel string, done map[string]bool) error {
-	if rel == "." || done[rel] {
-		return nil
-	}
-	if rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
-		return fmt.Errorf("%s is outside the lab directory", rel)
-	}
-	if err := labDirs(root, path.Dir(rel), done); err != nil {
-		return err
-	}
-	full := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Stat(full)
-	if os.IsNotExist(err) {
-		err = os.Mkdir(full, dirMode)
-		fi = nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := chmodDir(full, fi); err != nil {
-		return err
-	}
-	done[rel] = true
-	return nil
-}
-
-func executable(p string) bool {
-	return p == "stream-lab" || strings.HasSuffix(p, ".sh")
-}
-
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, data) {
-		return os.Chmod(path, mode)
-	}
-	return atomicfile.Write(path, data, mode)
-}
-
-// previousFiles reads the file list of an earlier render's lock.
-func previousFiles(dir string) []string {
-	b, err := os.ReadFile(filepath.Join(dir, "labgen.lock"))
-	if err != nil {
-		return nil
-	}
-	return lockedFiles(b)
 }

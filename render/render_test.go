@@ -37,9 +37,13 @@ func loadSeed(t testing.TB, vars []schemas.VarArg) *schemas.Lab {
 	return lab
 }
 
+// goldenDir is where the goldens are rendered to: a fixed path, so that
+// their compose project (named after it) does not change from run to run.
+const goldenDir = "/home/lab/out/orders"
+
 func renderSeed(t testing.TB, vars []schemas.VarArg) Files {
 	t.Helper()
-	files, err := Render(loadSeed(t, vars), Options{LabgenVersion: "test", NoSource: true})
+	files, err := Render(loadSeed(t, vars), Options{LabgenVersion: "test", NoSource: true, Dir: goldenDir})
 	if err != nil {
 		t.Fatal(err)
 	}

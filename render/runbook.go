@@ -11,7 +11,8 @@ import (
 // runbook renders the lab as a reader follows it by hand: setup, the data
 // flow, where everything is, and each experiment's steps with its SQL and
 // commands. labgen run executes the same steps and fills in the results.
-func runbook(l *schemas.Lab) []byte {
+// dir is Options.Dir, which names the compose project.
+func runbook(l *schemas.Lab, dir string) []byte {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("<!-- %s -->\n\n", strings.TrimSpace(strings.TrimPrefix(generated(l, ""), " ")))
@@ -23,8 +24,13 @@ func runbook(l *schemas.Lab) []byte {
 	w("## Setup\n\n")
 	w("Everything runs in Docker; this directory is all it needs. From here:\n\n")
 	w("```sh\n./stream-lab compose up -d --build   # first start builds the Flink and labgen images\n./stream-lab smoke                     # every check must pass before the experiments\n```\n\n")
-	w("`./stream-lab compose …` passes its arguments to `docker compose` with this lab's project and file. ")
-	w("`./stream-lab batch` runs the bounded jobs now; `./stream-lab compose down -v` removes the lab and its data. ")
+	if dir != "" {
+		w("`./stream-lab compose …` passes its arguments to `docker compose` with this lab's file and project, `%s`, which is this directory's own. ", ProjectName(l, dir))
+		w("`./stream-lab batch` runs the bounded jobs now; `./stream-lab compose down -v` removes the lab and its data (this directory's volumes, no other render's). ")
+	} else {
+		w("`./stream-lab compose …` passes its arguments to `docker compose` with this lab's file and project, `%s`. ", ProjectName(l, dir))
+		w("`./stream-lab batch` runs the bounded jobs now; `./stream-lab compose down -v` removes the lab and its data. ")
+	}
 	w("Users and passwords are in `.env`. With labgen installed, `labgen run .` executes the experiments below and writes a record of what it observed into `records/`.\n\n")
 	w("Without Docker, labgen runs the same lab as local processes: `labgen up . --native` (then `labgen run .`, `labgen status .`, `labgen down .`). ")
 	w("There MySQL is MariaDB and ClickHouse is chdb behind an HTTP front (at the HTTP port below; no native TCP port), each named as a stand-in in the record")

@@ -3,6 +3,7 @@ package render_test
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,6 +84,43 @@ func TestSecrets(t *testing.T) {
 		if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want a SecretsError with %q", c.secrets, err, c.want)
 		}
+	}
+}
+
+// TestSecretFilesClosed (issue 35): every rendered file that holds a
+// password (.env and kubernetes/lab.env) is written 0600, and every
+// other one is readable by the containers' users.
+func TestSecretFilesClosed(t *testing.T) {
+	lab, diags := schemas.NewParser().Load(filepath.Join("..", "labs", "orders"), schemas.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	secret := "s3cret-Only.here"
+	files, err := render.Render(lab, render.Options{NoSource: true, Secrets: map[string]string{"MYSQL_APP_PASSWORD": secret},
+		Targets: []render.Target{kube.Target(kube.Options{Brokers: 1})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := render.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range files.Paths() {
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		holds := bytes.Contains(files[p], []byte(secret))
+		if closed := fi.Mode().Perm()&0o077 == 0; holds != closed {
+			t.Errorf("%s: mode %v; holds a password: %v", p, fi.Mode().Perm(), holds)
+		}
+		if holds {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d files hold the password; want .env and kubernetes/lab.env", n)
 	}
 }
 

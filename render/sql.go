@@ -14,11 +14,11 @@ import (
 // at render time (Options.Secrets), replace them; the same lab and secrets
 // give the same bytes. MySQL, PostgreSQL and ClickHouse create their users
 // only on an empty volume, so passwords are chosen before the first `up`.
-func envFile(l *schemas.Lab, secrets map[string]string) ([]byte, error) {
+func envFile(l *schemas.Lab, project string, secrets map[string]string) ([]byte, error) {
 	type entry struct{ k, v string }
 	var entries []entry
 	kv := func(k, v string) { entries = append(entries, entry{k, v}) }
-	kv("COMPOSE_PROJECT_NAME", "labgen-"+strings.ReplaceAll(l.Name, "_", "-"))
+	kv("COMPOSE_PROJECT_NAME", project)
 	for _, d := range sources(l) {
 		d.env(kv)
 	}

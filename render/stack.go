@@ -32,7 +32,7 @@ func renderStack(l *schemas.Lab, opts Options, files Files) error {
 			}
 		}
 	}
-	st := buildStack(l, files)
+	st := buildStack(l, ProjectName(l, opts.Dir), files)
 	compose, err := composeYAML(l, st.project)
 	if err != nil {
 		return err

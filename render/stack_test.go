@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -641,7 +643,7 @@ func TestFlinkImageAndConfig(t *testing.T) {
 }
 
 // TestLockListsWhatTheDirectoryIs: images, jars and the files, with
-// [files] still readable by lockedFiles.
+// [files] readable by readLock, with each file's sha256.
 func TestLockListsWhatTheDirectoryIs(t *testing.T) {
 	l := stackLab(t, nil, nil)
 	files := stackRender(t, l, Options{})
@@ -654,11 +656,21 @@ func TestLockListsWhatTheDirectoryIs(t *testing.T) {
 	if !strings.Contains(lock, "\nlabgen/src  sha256-tree:") {
 		t.Errorf("labgen.lock has no tree hash of labgen/src")
 	}
-	locked := lockedFiles([]byte(lock))
+	entries, err := readLock([]byte(lock))
+	if err != nil {
+		t.Fatalf("readLock: %v", err)
+	}
+	var locked []string
+	for _, e := range entries {
+		locked = append(locked, e.path)
+		if sum := sha256.Sum256(files[e.path]); hex.EncodeToString(sum[:]) != e.sum {
+			t.Errorf("labgen.lock's sha256 of %s is not the file's", e.path)
+		}
+	}
 	want := files.Paths()
 	want = slicesDelete(want, "labgen.lock")
 	if strings.Join(locked, "\n") != strings.Join(want, "\n") {
-		t.Errorf("lockedFiles reads %d files, the render wrote %d besides the lock", len(locked), len(want))
+		t.Errorf("readLock reads %d files, the render wrote %d besides the lock", len(locked), len(want))
 	}
 	// LockLines keeps every section and drops only the refused files.
 	sqlOnly := LockLines([]byte(lock), func(p string) bool { return strings.HasPrefix(p, "sql/") })
@@ -700,7 +712,7 @@ func TestRenderTwiceSameBytes(t *testing.T) {
 				t.Errorf("%s: %s differs between two renders", v.name, p)
 			}
 		}
-		st := buildStack(l, a)
+		st := buildStack(l, imagePrefix(l), a)
 		y1, err1 := composeYAML(l, st.project)
 		y2, err2 := composeYAML(l, st.project)
 		if err1 != nil || err2 != nil || !bytes.Equal(y1, y2) || !bytes.Equal(y1, a["compose.yaml"]) {
