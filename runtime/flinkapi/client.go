@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -28,6 +29,11 @@ type Client struct {
 	REST    string // e.g. http://127.0.0.1:8081
 	Gateway string // e.g. http://127.0.0.1:8083
 	HTTP    *http.Client
+
+	// metricsRead is when each job's metrics were last asked for (see
+	// JobMetrics).
+	mu          sync.Mutex
+	metricsRead map[string]time.Time
 }
 
 // New returns a client; base URLs are used without a trailing slash.

@@ -224,12 +224,37 @@ func (c *Client) RootException(ctx context.Context, id string) (string, error) {
 
 // JobMetrics fetches named job metrics; a metric Flink does not know is
 // missing from the map.
+//
+// Flink answers from a metric store that a request refreshes only in the
+// background (MetricFetcherImpl, at most every
+// metrics.fetcher.update-interval): the first answer after a quiet spell
+// is as old as the spell (a job seen with 0 restarts after it had
+// restored from a checkpoint). So a job's metrics not asked for within
+// metricsFresh are asked for twice, metricsSettle apart.
 func (c *Client) JobMetrics(ctx context.Context, id string, names ...string) (map[string]string, error) {
 	var ms []struct {
 		ID    string `json:"id"`
 		Value string `json:"value"`
 	}
 	path := "/jobs/" + pathEscape(id) + "/metrics?get=" + strings.Join(names, ",")
+	c.mu.Lock()
+	if c.metricsRead == nil {
+		c.metricsRead = map[string]time.Time{}
+	}
+	last, seen := c.metricsRead[id]
+	c.metricsRead[id] = time.Now()
+	c.mu.Unlock()
+	if !seen || time.Since(last) > metricsFresh {
+		if err := c.do(ctx, "GET", c.REST, path, nil, &ms); err != nil {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(metricsSettle):
+		}
+		ms = nil
+	}
 	if err := c.do(ctx, "GET", c.REST, path, nil, &ms); err != nil {
 		return nil, err
 	}
@@ -239,6 +264,15 @@ func (c *Client) JobMetrics(ctx context.Context, id string, names ...string) (ma
 	}
 	return out, nil
 }
+
+// metricsFresh is how long after a read of a job's metrics the store
+// still answers freshly (the lab's fetcher interval, 5 s); metricsSettle
+// how long the background refresh a first read starts takes on a local
+// cluster.
+const (
+	metricsFresh  = 5 * time.Second
+	metricsSettle = time.Second
+)
 
 // Cancel cancels a job.
 func (c *Client) Cancel(ctx context.Context, id string) error {
