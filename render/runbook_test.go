@@ -37,7 +37,7 @@ func TestRunbookFromTheLab(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", c.lab, diags.Error())
 		}
-		rb := string(runbook(lab))
+		rb := string(runbook(lab, ""))
 		for _, s := range c.has {
 			if !strings.Contains(rb, s) {
 				t.Errorf("%s: the runbook lacks %q", c.lab, s)
