@@ -33,7 +33,23 @@ func runbook(l *schemas.Lab, dir string) []byte {
 	}
 	w("Users and passwords are in `.env`. With labgen installed, `labgen run .` executes the experiments below and writes a record of what it observed into `records/`.\n\n")
 	w("Without Docker, labgen runs the same lab as local processes: `labgen up . --native` (then `labgen run .`, `labgen status .`, `labgen down .`). ")
-	w("There MySQL is MariaDB and ClickHouse is chdb behind an HTTP front (at the HTTP port below; no native TCP port), each named as a stand-in in the record")
+	// The stand-ins of the engines this lab's stack runs, not the seed
+	// lab's.
+	var standIns []string
+	if l.Stack.MySQL != nil {
+		standIns = append(standIns, "MySQL is MariaDB")
+	}
+	if l.Stack.ClickHouse != nil {
+		standIns = append(standIns, "ClickHouse is chdb behind an HTTP front (at the HTTP port below; no native TCP port)")
+	}
+	switch len(standIns) {
+	case 0:
+		w("Every engine there is the one compose runs")
+	case 1:
+		w("There %s, named as a stand-in in the record", standIns[0])
+	default:
+		w("There %s, each named as a stand-in in the record", strings.Join(standIns, " and "))
+	}
 	if s := l.Stack; s.KafkaUI != nil && s.Kafka != nil {
 		w("; Kafka UI has no native form: read a key's messages with `labgen run` (the experiments' kafka steps) or any Kafka client on 127.0.0.1:%d", s.Kafka.Port)
 	} else if s.Kafka != nil && hasStep(l, schemas.StepKafka) {
