@@ -1,7 +1,6 @@
 package schemas
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,7 +40,7 @@ func (d *decoder) sqlSourceOf(a *hcl.Attribute, text string) *sqlSource {
 	}
 	if path := fileArg(a.Expr); path != "" {
 		full := filepath.Join(d.dir, path)
-		raw, err := os.ReadFile(full)
+		raw, err := readLabFile(d.dir, path)
 		if err != nil {
 			return s
 		}
