@@ -21,8 +21,9 @@ func init() {
 		summary: "rewrite a lab's .hcl files in canonical style",
 		help: `
 Rewrites every .hcl file of LAB_DIR in HCL's canonical layout (aligned
-equals signs, two-space indentation). Files with syntax errors are reported
-and left untouched.
+equals signs, two-space indentation). Files with syntax errors, and files
+larger than 4 MiB or nested too deeply for the loader, are reported and
+left untouched.
 
 With -check nothing is written: the files that would change are listed and
 the exit code is 1 if there are any (for CI).
@@ -32,7 +33,7 @@ Examples:
   labgen fmt -check labs/orders`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			check := fs.Bool("check", false, "list files that are not formatted and exit 1 if any; write nothing")
-			return func(_ context.Context, args []string) error {
+			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("fmt takes one lab directory")
 				}
@@ -47,12 +48,18 @@ Examples:
 				var diags hcl.Diagnostics
 				changed := 0
 				for _, name := range files {
-					src, err := os.ReadFile(name)
-					if err != nil {
-						return err
+					if err := ctx.Err(); err != nil {
+						return err // interrupted: the files done so far are whole
+					}
+					// Within the loader's limits (size, nesting), or
+					// parsing alone could exhaust memory or the stack.
+					src, d := schemas.ReadHCL(name)
+					if d.HasErrors() {
+						diags = append(diags, d...)
+						continue
 					}
 					// Parse first: hclwrite.Format does not report errors.
-					if _, d := parser.ParseHCL(src, name); d.HasErrors() {
+					if _, d := schemas.ParseHCL(parser, src, name); d.HasErrors() {
 						diags = append(diags, d...)
 						continue
 					}
@@ -69,9 +76,8 @@ Examples:
 					}
 				}
 				if len(diags) > 0 {
-					w := hcl.NewDiagnosticTextWriter(env.Stderr, parser.Files(), 78, env.Terminal)
-					_ = w.WriteDiagnostics(diags)
-					return &exitError{code: ExitLabErrors, msg: "files with syntax errors were left untouched"}
+					writeDiagFiles(env, parser.Files(), diags)
+					return &exitError{code: ExitLabErrors, msg: "files with errors were left untouched"}
 				}
 				if *check && changed > 0 {
 					return &exitError{code: ExitLabErrors, msg: fmt.Sprintf("%d file(s) are not formatted; run labgen fmt %s", changed, args[0])}

@@ -246,7 +246,7 @@ const stackDirName = "stack"
 func sweepOne(ctx context.Context, env *Env, labDir, dir, stackDir string, v variant, exps []string, controls, first bool) (*record.Record, error) {
 	var files render.Files
 	if first || stackDir != "" {
-		lab, _, err := loadLab(env, labDir, v.vars)
+		lab, _, err := loadLab(ctx, env, labDir, v.vars)
 		if err != nil {
 			return nil, err
 		}
