@@ -27,21 +27,22 @@ func distVal(d Dist) cty.Value { return cty.CapsuleVal(distType, &d) }
 
 // Functions is the function table of the lab language: cty's standard
 // library, file() relative to the lab directory, and the distributions.
+// The functions that make strings are sized (funcsize.go).
 // readFile is nil in the runtime, where file() is not available.
 func Functions(readFile func(string) ([]byte, error)) map[string]function.Function {
 	fns := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
 		"min": stdlib.MinFunc, "max": stdlib.MaxFunc, "coalesce": stdlib.CoalesceFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "element": stdlib.ElementFunc,
-		"format": stdlib.FormatFunc, "join": stdlib.JoinFunc, "keys": stdlib.KeysFunc,
-		"length": lengthFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc,
-		"upper": stdlib.UpperFunc, "merge": stdlib.MergeFunc, "range": stdlib.RangeFunc,
-		"replace": stdlib.ReplaceFunc, "split": stdlib.SplitFunc, "trimspace": stdlib.TrimSpaceFunc,
-		"values": stdlib.ValuesFunc, "jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
+		"format": sized(stdlib.FormatFunc, formatWidths), "join": sized(stdlib.JoinFunc, joinSize), "keys": stdlib.KeysFunc,
+		"length": lengthFunc, "lookup": stdlib.LookupFunc, "lower": sized(stdlib.LowerFunc, nil),
+		"upper": sized(stdlib.UpperFunc, nil), "merge": stdlib.MergeFunc, "range": stdlib.RangeFunc,
+		"replace": sized(stdlib.ReplaceFunc, replaceSize), "split": stdlib.SplitFunc, "trimspace": stdlib.TrimSpaceFunc,
+		"values": stdlib.ValuesFunc, "jsonencode": sized(stdlib.JSONEncodeFunc, nil), "jsondecode": stdlib.JSONDecodeFunc,
 		"tostring": stdlib.MakeToFunc(cty.String), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"regex": stdlib.RegexFunc, "sort": stdlib.SortFunc, "distinct": stdlib.DistinctFunc,
 		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
-		"sql_string": sqlStringFunc, "seconds_between": secondsBetweenFunc,
+		"sql_string": sized(sqlStringFunc, nil), "seconds_between": secondsBetweenFunc,
 
 		"uniform":     twoNumbers(DistUniform, false),
 		"uniform_int": twoNumbers(DistUniformInt, true),

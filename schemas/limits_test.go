@@ -134,3 +134,31 @@ func TestLoadInterrupted(t *testing.T) {
 		t.Errorf("no interruption: %v", diags)
 	}
 }
+
+// TestStringLimit: nested calls that grow a string exponentially stop at
+// MaxStringBytes with an error at the call, before they take the memory.
+func TestStringLimit(t *testing.T) {
+	ten := `"` + strings.Repeat("a", 10) + `"`
+	nest := func(open, close string, n int, inner string) string {
+		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
+	}
+	for _, c := range []struct{ name, value, detail string }{
+		{"replace", nest("replace(", `, "a", `+ten+`)`, 12, ten), "more than the 16 MiB a function may make"},
+		{"replace of nothing", `replace(` + nest("replace(", `, "a", `+ten+`)`, 6, ten) + `, "", "ab")`, "the result would be 30000002 bytes long"},
+		{"jsonencode", nest("jsonencode(", ")", 40, `"\""`), "more than the 16 MiB a function may make"},
+		{"sql_string", nest("sql_string(", ")", 40, `"'"`), "more than the 16 MiB a function may make"},
+		{"join", `join(` + ten + `, [for i in range(1000) : ` + nest("replace(", `, "a", `+ten+`)`, 4, ten) + `])`, "more than the 16 MiB a function may make"},
+		{"format width", `format("%999999999d", 1)`, "a width or precision of 999999999 is more than the 1000 format() takes"},
+		{"format precision", `format("%.99999999999999999999f", 1)`, "more than the 1000 format() takes"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			diags := loadSource(t, limitsLab+"table \"t\" {\n  description = "+c.value+"\n  column \"id\" {\n    type = \"bigint\"\n  }\n  store \"mysql\" {}\n}\n")
+			if !hasDiag(diags, "Error in function call", 10, c.detail) && !hasDiag(diags, "Invalid function argument", 10, c.detail) {
+				t.Errorf("no error at line 10 saying %q: %v", c.detail, diags)
+			}
+		})
+	}
+	if v, _, err := evalFunc(t, `format("%%999999999d %05d", 42)`, nil); err != "" || v.AsString() != "%999999999d 00042" {
+		t.Errorf("a percent sign and a small width: %#v, %s", v, err)
+	}
+}
