@@ -144,7 +144,7 @@ func checkNesting(src []byte, name string, config bool) hcl.Diagnostics {
 			r := t.Range
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError, Summary: "Expression nested too deeply",
-				Detail: fmt.Sprintf("This is more than %d levels deep: each bracket, brace, parenthesis, string and ${…} that is open counts one, and so does each operator chained in the same expression (a + b + c counts three). "+
+				Detail: fmt.Sprintf("This is more than %d levels deep: each bracket, brace, parenthesis, string and ${…} that is open counts one, and so does each operator chained in one expression (a + b + c is three deep, as (a + b) + c). "+
 					"labgen reads no deeper nesting, which could exhaust its stack; split the expression, or break a long chain with parentheses over separate items.", MaxNesting),
 				Subject: &r,
 			}}

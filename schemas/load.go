@@ -127,22 +127,20 @@ func (p *Parser) LoadContext(ctx context.Context, dir string, opts Options) (*La
 	return lab, onceEach(diags)
 }
 
-// onceEach drops the repeats of a limit's error: a for expression over
-// the limit is reported at each element of the ones around it, which HCL
-// goes on evaluating to gather their errors.
+// onceEach keeps the first of the errors of the load-wide for
+// expression limit and of an interrupt, and drops the rest: once the
+// count is over, every for expression evaluated after it fails too (and
+// HCL goes on evaluating the ones around it to gather their errors), so
+// the others would blame expressions that are not at fault.
 func onceEach(diags hcl.Diagnostics) hcl.Diagnostics {
 	seen := map[string]bool{}
 	out := diags[:0]
 	for _, d := range diags {
 		if d.Summary == forLimitSummary || d.Summary == interruptedSummary {
-			k := d.Summary
-			if d.Subject != nil {
-				k += d.Subject.String()
-			}
-			if seen[k] {
+			if seen[d.Summary] {
 				continue
 			}
-			seen[k] = true
+			seen[d.Summary] = true
 		}
 		out = append(out, d)
 	}
