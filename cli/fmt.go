@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
@@ -22,7 +23,7 @@ func init() {
 		help: `
 Rewrites every .hcl file of LAB_DIR in HCL's canonical layout (aligned
 equals signs, two-space indentation). Files with syntax errors, and files
-larger than 4 MiB or nested too deeply for the loader, are reported and
+larger than 1 MiB or nested too deeply for the loader, are reported and
 left untouched.
 
 With -check nothing is written: the files that would change are listed and
@@ -44,7 +45,10 @@ Examples:
 				if err != nil {
 					return err
 				}
-				parser := hclparse.NewParser()
+				// The sources of files with errors, for the snippets; a
+				// file parsed without one is let go, as a lab's files may
+				// be many.
+				withErrors := map[string]*hcl.File{}
 				var diags hcl.Diagnostics
 				changed := 0
 				for _, name := range files {
@@ -59,8 +63,10 @@ Examples:
 						continue
 					}
 					// Parse first: hclwrite.Format does not report errors.
+					parser := hclparse.NewParser()
 					if _, d := schemas.ParseHCL(parser, src, name); d.HasErrors() {
 						diags = append(diags, d...)
+						maps.Copy(withErrors, parser.Files())
 						continue
 					}
 					out := hclwrite.Format(src)
@@ -76,7 +82,7 @@ Examples:
 					}
 				}
 				if len(diags) > 0 {
-					writeDiagFiles(env, parser.Files(), diags)
+					writeDiagFiles(env, withErrors, diags)
 					return &exitError{code: ExitLabErrors, msg: "files with errors were left untouched"}
 				}
 				if *check && changed > 0 {

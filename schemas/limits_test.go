@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,13 +52,13 @@ func TestNestingLimit(t *testing.T) {
 		{"interpolations", strings.Repeat(`"${`, 50_000) + "1" + strings.Repeat(`}"`, 50_000)},
 		// Operators recurse without brackets: unary ones and ?: in the
 		// parser, a chain of binary ones when it is evaluated.
-		{"not", strings.Repeat("!", 1_000_000) + "true"},
-		{"negation", strings.Repeat("- ", 1_000_000) + "1"},
-		{"sum", "1" + strings.Repeat(" + 1", 500_000)},
-		{"sum over lines", "(1" + strings.Repeat(" +\n 1", 500_000) + ")"},
-		{"conditionals", strings.Repeat("true ? 1 : ", 300_000) + "1"},
+		{"not", strings.Repeat("!", 500_000) + "true"},
+		{"negation", strings.Repeat("- ", 400_000) + "1"},
+		{"sum", "1" + strings.Repeat(" + 1", 200_000)},
+		{"sum over lines", "(1" + strings.Repeat(" +\n 1", 150_000) + ")"},
+		{"conditionals", strings.Repeat("true ? 1 : ", 80_000) + "1"},
 		{"indexes", "[[1]]" + strings.Repeat("[0]", 300_000)},
-		{"for over lines", "{for k in [1] : k => 1" + strings.Repeat(" +\n 1", 300_000) + "}"},
+		{"for over lines", "{for k in [1] : k => 1" + strings.Repeat(" +\n 1", 150_000) + "}"},
 		{"just too deep", strings.Repeat("(", MaxNesting) + "1" + strings.Repeat(")", MaxNesting)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -119,8 +120,24 @@ func TestForLimit(t *testing.T) {
 func TestFileSizeLimit(t *testing.T) {
 	src := limitsLab + "# " + strings.Repeat("x", MaxHCLFileBytes) + "\n"
 	diags := loadSource(t, src)
-	if !hasDiag(diags, "File too large", 1, "larger than 4 MiB") {
+	if !hasDiag(diags, "File too large", 1, "larger than 1 MiB") {
 		t.Errorf("no size error: %v", diags)
+	}
+
+	// Files within the limit, but too many of them together.
+	dir := t.TempDir()
+	for i := range MaxLabBytes/MaxHCLFileBytes + 2 {
+		src := "# " + strings.Repeat("x", MaxHCLFileBytes-100) + "\n"
+		if i == 0 {
+			src = limitsLab
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.hcl", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, diags = NewParser().Load(dir, Options{})
+	if !hasDiag(diags, "Lab too large", 1, "more than 4 MiB together") || len(diags) != 1 {
+		t.Errorf("no lab size error: %v", diags)
 	}
 }
 

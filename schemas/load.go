@@ -104,12 +104,22 @@ func (p *Parser) LoadContext(ctx context.Context, dir string, opts Options) (*La
 		}}
 	}
 	blocks := map[string][]*hcl.Block{}
+	total := 0
 	for _, name := range names {
 		if ctx.Err() != nil {
 			return nil, append(diags, interrupted(nil))
 		}
 		f, d := p.parseFile(name, "Cannot read file")
 		diags = append(diags, d...)
+		if f != nil {
+			if total += len(f.Bytes); total > MaxLabBytes {
+				return nil, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError, Summary: "Lab too large",
+					Detail:  fmt.Sprintf("The .hcl files of %s hold more than %s together, the most labgen reads of one lab; read large SQL and data with file().", dir, mib(MaxLabBytes)),
+					Subject: fileStart(name),
+				})
+			}
+		}
 		if f == nil {
 			continue
 		}

@@ -9,7 +9,7 @@ var refData = map[string]string{
 	"limits": "The loader bounds what it reads and evaluates, so that a mistaken or hostile lab gets an error at its " +
 		"line instead of exhausting labgen's memory or stack; each bound is far above what a lab needs. `labgen validate`, " +
 		"`render` and `fmt` apply them alike.\n\n" +
-		"- An `.hcl` file (or a `-var-file`) is at most " + mib(MaxHCLFileBytes) + ", checked before it is parsed; split a larger one, or read large SQL and data with `file()`.\n" +
+		"- An `.hcl` file (or a `-var-file`) is at most " + mib(MaxHCLFileBytes) + ", and a lab's `.hcl` files together at most " + mib(MaxLabBytes) + ", checked before they are parsed; read large SQL and data with `file()`.\n" +
 		"- `file()` reads a regular file inside the lab directory (symbolic links are followed, but not out of it) of at most " + mib(MaxReadFileBytes) + ", and at most " + mib(MaxReadFileTotal) + " in all in one load.\n" +
 		fmt.Sprintf("- An expression nests at most %d levels deep, checked on the file's tokens before it is parsed: each open bracket, brace, parenthesis, string and `${…}` counts one, and so does each operator chained in one expression since the last comma or line (`a + b + c` is three deep, as `(a + b) + c`); the labs in `labs/` nest at most 18 deep.\n", MaxNesting) +
 		fmt.Sprintf("- The `for` expressions of one load go through at most %d elements in all, a nested one counting again for each element of the one around it (three nested over `range(1000)` would be 10⁹); `range()` makes at most 1024 numbers.\n", MaxForElements) +
