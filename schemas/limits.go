@@ -23,9 +23,10 @@ const (
 	// together. HCL keeps every token with its range and cty every
 	// element with its type: a file of 4 MiB of short list elements took
 	// 1.9 GB and 48 s to validate and 2.6 GB to format, one of 1 MiB a
-	// quarter of that. The largest lab file in labs/ is 50 KB.
+	// quarter of that. The largest lab file in labs/ is 50 KB, the
+	// largest lab 62 KB.
 	MaxHCLFileBytes = 1 << 20
-	MaxLabBytes     = 4 << 20
+	MaxLabBytes     = 2 << 20
 	// MaxReadFileBytes is the largest file file() reads: a job's SQL or
 	// a JSON document is kilobytes, and 8 MiB still keeps a lab that
 	// reads a device or a huge file by mistake well inside memory.

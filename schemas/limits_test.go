@@ -136,7 +136,7 @@ func TestFileSizeLimit(t *testing.T) {
 		}
 	}
 	_, diags = NewParser().Load(dir, Options{})
-	if !hasDiag(diags, "Lab too large", 1, "more than 4 MiB together") || len(diags) != 1 {
+	if !hasDiag(diags, "Lab too large", 1, "more than 2 MiB together") || len(diags) != 1 {
 		t.Errorf("no lab size error: %v", diags)
 	}
 }
