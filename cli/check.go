@@ -127,7 +127,7 @@ func renderedForCheck(lab *schemas.Lab, out string) (dir string, done func(), er
 // variable values OUT was rendered with, so that diagnostics point at the
 // lab's own lines. It returns nil (and says why on stderr) when the
 // source no longer renders OUT's lab.json: the check then reads lab.json.
-func sourceForRun(env *Env, src string, out *labdir.Lab) (*schemas.Lab, *schemas.Parser, error) {
+func sourceForRun(ctx context.Context, env *Env, src string, out *labdir.Lab) (*schemas.Lab, *schemas.Parser, error) {
 	// lab.json's values as a -var-file: JSON values are HCL expressions.
 	var b strings.Builder
 	for _, v := range out.Lab.Variables {
@@ -143,7 +143,7 @@ func sourceForRun(env *Env, src string, out *labdir.Lab) (*schemas.Lab, *schemas
 		return nil, nil, err
 	}
 	f.Close()
-	lab, _, parser, err := loadLabParser(env, src, []schemas.VarArg{{File: f.Name()}})
+	lab, _, parser, err := loadLabParser(ctx, env, src, []schemas.VarArg{{File: f.Name()}})
 	if err != nil {
 		return nil, nil, err
 	}

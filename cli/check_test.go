@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func TestSourceForRun(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	env := &Env{Stdout: io.Discard, Stderr: &stderr}
-	src, parser, err := sourceForRun(env, "../labs/sensors", lab)
+	src, parser, err := sourceForRun(context.Background(), env, "../labs/sensors", lab)
 	if err != nil || src == nil || parser == nil {
 		t.Fatalf("%v %v: %s", src, err, stderr.String())
 	}
@@ -69,7 +70,7 @@ func TestSourceForRun(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(changed, "jobs.hcl"))
 	os.WriteFile(filepath.Join(changed, "jobs.hcl"), []byte(strings.Replace(string(b), "GROUP BY site", "GROUP BY site\n    HAVING COUNT(*) > 1", 1)), 0o644)
 	stderr.Reset()
-	if src, _, err := sourceForRun(env, changed, lab); err != nil || src != nil || !strings.Contains(stderr.String(), "does not render") {
+	if src, _, err := sourceForRun(context.Background(), env, changed, lab); err != nil || src != nil || !strings.Contains(stderr.String(), "does not render") {
 		t.Errorf("a changed source: %v %v %q", src != nil, err, stderr.String())
 	}
 }

@@ -43,7 +43,7 @@ var ExitCodes = []ExitCode{
 	{ExitOK, "ok", "ok: the command did what it was asked (a run: every step ran without error)"},
 	{ExitLabErrors, "the lab has errors", "the lab has errors: validate or render found diagnostics (printed as FILE:LINE:COL), the engines rejected a statement (validate --engines, run), or fmt -check found unformatted files"},
 	{ExitUsage, "usage or wrong path", "usage: an unknown command or flag (with a \"Did you mean\" hint), a missing or extra argument, a bad flag value, or a path that is not what the command reads: no lab directory, no rendered lab directory (no lab.json), no lab record (the message lists the records that are there)"},
-	{ExitRunFailed, "a run failed", "a run failed: a step, a service or a job submission failed, the run was interrupted, --strict found an expectation that did not hold (or a blind one under --controls), validate --engines could check nothing at all, or something outside labgen failed (Docker, Java, a database, the disk)"},
+	{ExitRunFailed, "a run failed", "a run failed: a step, a service or a job submission failed, the command was interrupted (Ctrl-C or SIGTERM, also during validate, render or fmt), --strict found an expectation that did not hold (or a blind one under --controls), validate --engines could check nothing at all, or something outside labgen failed (Docker, Java, a database, the disk)"},
 }
 
 // exitCodesLine is the exit codes on one line, for labgen --help.
@@ -421,21 +421,22 @@ func addVarFlags(fs *flag.FlagSet) *[]schemas.VarArg {
 }
 
 // loadLab loads and validates a lab, printing diagnostics; it fails with
-// exit code 1 when the lab has errors.
-func loadLab(env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Diagnostics, error) {
-	lab, diags, _, err := loadLabParser(env, dir, vars)
+// exit code 1 when the lab has errors, and with ctx's error (an
+// interrupt, exit code 3) as soon as the loader sees ctx end.
+func loadLab(ctx context.Context, env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Diagnostics, error) {
+	lab, diags, _, err := loadLabParser(ctx, env, dir, vars)
 	return lab, diags, err
 }
 
 // loadLabParser is loadLab that also returns the parser, which holds the
 // lab's files for later diagnostics.
-func loadLabParser(env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
-	return loadLabOptions(env, dir, schemas.Options{Vars: vars, Environ: env.Environ})
+func loadLabParser(ctx context.Context, env *Env, dir string, vars []schemas.VarArg) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
+	return loadLabOptions(ctx, env, dir, schemas.Options{Vars: vars, Environ: env.Environ})
 }
 
 // loadLabOptions is loadLabParser with the loader's options spelt out
 // (validate adds the lints).
-func loadLabOptions(env *Env, dir string, opts schemas.Options) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
+func loadLabOptions(ctx context.Context, env *Env, dir string, opts schemas.Options) (*schemas.Lab, hcl.Diagnostics, *schemas.Parser, error) {
 	if err := labDirArg(dir); err != nil {
 		return nil, nil, nil, err
 	}
@@ -445,7 +446,10 @@ func loadLabOptions(env *Env, dir string, opts schemas.Options) (*schemas.Lab, h
 		}
 	}
 	p := schemas.NewParser()
-	lab, diags := p.Load(dir, opts)
+	lab, diags := p.LoadContext(ctx, dir, opts)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, p, err // interrupted: what the load said is beside the point
+	}
 	if len(diags) > 0 {
 		writeDiags(env, p, diags)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
@@ -21,8 +22,9 @@ func init() {
 		summary: "rewrite a lab's .hcl files in canonical style",
 		help: `
 Rewrites every .hcl file of LAB_DIR in HCL's canonical layout (aligned
-equals signs, two-space indentation). Files with syntax errors are reported
-and left untouched.
+equals signs, two-space indentation). Files with syntax errors, and files
+larger than 1 MiB or nested too deeply for the loader, are reported and
+left untouched.
 
 With -check nothing is written: the files that would change are listed and
 the exit code is 1 if there are any (for CI).
@@ -32,7 +34,7 @@ Examples:
   labgen fmt -check labs/orders`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			check := fs.Bool("check", false, "list files that are not formatted and exit 1 if any; write nothing")
-			return func(_ context.Context, args []string) error {
+			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("fmt takes one lab directory")
 				}
@@ -43,17 +45,28 @@ Examples:
 				if err != nil {
 					return err
 				}
-				parser := hclparse.NewParser()
+				// The sources of files with errors, for the snippets; a
+				// file parsed without one is let go, as a lab's files may
+				// be many.
+				withErrors := map[string]*hcl.File{}
 				var diags hcl.Diagnostics
 				changed := 0
 				for _, name := range files {
-					src, err := os.ReadFile(name)
-					if err != nil {
-						return err
+					if err := ctx.Err(); err != nil {
+						return err // interrupted: the files done so far are whole
+					}
+					// Within the loader's limits (size, nesting), or
+					// parsing alone could exhaust memory or the stack.
+					src, d := schemas.ReadHCL(name)
+					if d.HasErrors() {
+						diags = append(diags, d...)
+						continue
 					}
 					// Parse first: hclwrite.Format does not report errors.
-					if _, d := parser.ParseHCL(src, name); d.HasErrors() {
+					parser := hclparse.NewParser()
+					if _, d := schemas.ParseHCL(parser, src, name); d.HasErrors() {
 						diags = append(diags, d...)
+						maps.Copy(withErrors, parser.Files())
 						continue
 					}
 					out := hclwrite.Format(src)
@@ -69,9 +82,8 @@ Examples:
 					}
 				}
 				if len(diags) > 0 {
-					w := hcl.NewDiagnosticTextWriter(env.Stderr, parser.Files(), 78, env.Terminal)
-					_ = w.WriteDiagnostics(diags)
-					return &exitError{code: ExitLabErrors, msg: "files with syntax errors were left untouched"}
+					writeDiagFiles(env, withErrors, diags)
+					return &exitError{code: ExitLabErrors, msg: "files with errors were left untouched"}
 				}
 				if *check && changed > 0 {
 					return &exitError{code: ExitLabErrors, msg: fmt.Sprintf("%d file(s) are not formatted; run labgen fmt %s", changed, args[0])}

@@ -91,7 +91,7 @@ Examples:
 			storageClass := fs.String("storage-class", "", "the storage class `NAME` of the kubernetes target's shared claims (ReadWriteMany; default: the cluster's)")
 			singleNode := fs.Bool("single-node", false, "kubernetes target: ReadWriteOnce shared claims, for one-node clusters (kind, minikube)")
 			registry := fs.String("registry", "", "kubernetes target: pull the lab's images from `REGISTRY` (REGISTRY/NAME:TAG)")
-			return func(_ context.Context, args []string) error {
+			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("render takes one lab directory")
 				}
@@ -133,9 +133,12 @@ Examples:
 					}
 					opts.Secrets = secrets
 				}
-				lab, _, err := loadLab(env, args[0], *vars)
+				lab, _, err := loadLab(ctx, env, args[0], *vars)
 				if err != nil {
 					return err
+				}
+				if err := ctx.Err(); err != nil {
+					return err // interrupted: write nothing
 				}
 				oldProject := dotenvProject(*out)
 				files, written, err := renderInto(lab, opts, *out, *force)

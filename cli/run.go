@@ -234,7 +234,7 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		checked = true
 		model, files, sources := lab.Lab, map[string]*hcl.File(nil), (func(hcl.Range, string) *schemas.SQLSource)(nil)
 		if rc.source != "" {
-			src, parser, err := sourceForRun(env, rc.source, lab)
+			src, parser, err := sourceForRun(ctx, env, rc.source, lab)
 			if err != nil {
 				return err
 			}

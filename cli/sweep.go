@@ -248,7 +248,7 @@ func sweepOne(ctx context.Context, env *Env, labDir, dir, stackDir string, v var
 	var lab *schemas.Lab
 	if first || stackDir != "" {
 		var err error
-		if lab, _, err = loadLab(env, labDir, v.vars); err != nil {
+		if lab, _, err = loadLab(ctx, env, labDir, v.vars); err != nil {
 			return nil, err
 		}
 	}

@@ -64,7 +64,7 @@ Examples:
 				}
 				// validate also lints: expectations that cannot fail are
 				// warned about here, not at every render or run.
-				lab, diags, parser, err := loadLabOptions(env, args[0], schemas.Options{Vars: *vars, Environ: env.Environ, Lint: true})
+				lab, diags, parser, err := loadLabOptions(ctx, env, args[0], schemas.Options{Vars: *vars, Environ: env.Environ, Lint: true})
 				if err != nil {
 					return err
 				}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -46,7 +47,51 @@ func (d *decoder) value(a *hcl.Attribute, ty cty.Type, what string) (cty.Value, 
 			}
 		}
 	}
+	if r, ok := controlChar(cv); ok {
+		d.errorf(a.Expr.Range(), "Control character in text",
+			"%s holds %s, a control character. Its text reaches the rendered files (SQL, lab.json, the runbook, configuration), which would hold it raw; only tabs and line breaks may be written.", a.Name, runeName(r))
+		return cty.NilVal, false
+	}
 	return cv, true
+}
+
+// controlChar finds, in the strings of v (and its keys), a control
+// character other than tab, line feed and carriage return: NUL and the
+// like would be written raw into SQL, properties and Markdown files.
+func controlChar(v cty.Value) (rune, bool) {
+	if v.IsNull() || !v.IsKnown() {
+		return 0, false
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		for _, r := range v.AsString() {
+			if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+				return r, true
+			}
+		}
+	case ty.IsCollectionType() || ty.IsTupleType() || ty.IsObjectType():
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			if ty.IsMapType() || ty.IsObjectType() {
+				if r, ok := controlChar(k); ok {
+					return r, true
+				}
+			}
+			if r, ok := controlChar(e); ok {
+				return r, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// runeName names a character for messages: U+0000 (NUL).
+func runeName(r rune) string {
+	if r == 0 {
+		return "U+0000 (NUL)"
+	}
+	return fmt.Sprintf("%U", r)
 }
 
 func (d *decoder) str(a *hcl.Attribute) string {

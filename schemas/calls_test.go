@@ -35,7 +35,7 @@ func TestCheckCalls(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", c.src, diags.Error())
 		}
-		d := &decoder{ctx: &hcl.EvalContext{Functions: Functions(fileReader(t.TempDir()))}}
+		d := &decoder{ctx: &hcl.EvalContext{Functions: Functions(fileReader(t.TempDir(), nil))}}
 		d.checkCalls(expr, c.loaded)
 		var got []string
 		for _, x := range d.diags {

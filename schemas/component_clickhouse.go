@@ -37,10 +37,10 @@ var clickhouseComponent = &ComponentDesc{
 	schema: componentSchema("version", "image", "database", "http_port", "tcp_port"),
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
-		v := orDefault(d.str(at["version"]), DefaultClickHouseVersion)
+		v := orDefault(d.version(at["version"]), DefaultClickHouseVersion)
 		st.ClickHouse = &ClickHouse{
 			Version:   v,
-			Image:     orDefault(d.str(at["image"]), "clickhouse/clickhouse-server:"+v),
+			Image:     orDefault(d.image(at["image"]), "clickhouse/clickhouse-server:"+v),
 			Database:  orDefault(d.identifier(at["database"]), "analytics"),
 			HTTPPort:  port(d, at["http_port"], 8123),
 			TCPPort:   port(d, at["tcp_port"], 9000),

@@ -130,10 +130,10 @@ var restartSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "st
 
 func decodeFlink(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 	at := c.Attributes
-	v := orDefault(d.str(at["version"]), DefaultFlinkVersion)
+	v := orDefault(d.version(at["version"]), DefaultFlinkVersion)
 	f := &Flink{
 		Version:            v,
-		Image:              orDefault(d.str(at["image"]), fmt.Sprintf("flink:%s-scala_2.12-java17", v)),
+		Image:              orDefault(d.image(at["image"]), fmt.Sprintf("flink:%s-scala_2.12-java17", v)),
 		TaskManagers:       d.atLeast(at["taskmanagers"], 1, 1),
 		Slots:              d.atLeast(at["slots"], 1, 4),
 		CheckpointInterval: d.duration(at["checkpoint_interval"], "10s"),

@@ -59,13 +59,13 @@ var flussComponent = &ComponentDesc{
 	schema: componentSchema("version", "image", "zookeeper_version", "lake", "lake_version", "freshness", "database"),
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
-		v := orDefault(d.str(at["version"]), DefaultFlussVersion)
+		v := orDefault(d.version(at["version"]), DefaultFlussVersion)
 		st.Fluss = &Fluss{
 			Version:          v,
-			Image:            orDefault(d.str(at["image"]), "apache/fluss:"+v),
-			ZooKeeperVersion: orDefault(d.str(at["zookeeper_version"]), DefaultZooKeeperVersion),
+			Image:            orDefault(d.image(at["image"]), "apache/fluss:"+v),
+			ZooKeeperVersion: orDefault(d.version(at["zookeeper_version"]), DefaultZooKeeperVersion),
 			Lake:             d.oneOf(at["lake"], "paimon", "paimon"),
-			LakeVersion:      orDefault(d.str(at["lake_version"]), DefaultPaimonVersion),
+			LakeVersion:      orDefault(d.version(at["lake_version"]), DefaultPaimonVersion),
 			Freshness:        d.duration(at["freshness"], "30s"),
 			Database:         orDefault(d.identifier(at["database"]), "lab"),
 			DeclRange:        b.DefRange,

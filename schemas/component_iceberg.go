@@ -21,7 +21,7 @@ var icebergComponent = &ComponentDesc{
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
 		st.Iceberg = &Iceberg{
-			Version:   orDefault(d.str(at["version"]), DefaultIcebergVersion),
+			Version:   orDefault(d.version(at["version"]), DefaultIcebergVersion),
 			Catalog:   d.oneOf(at["catalog"], "hadoop", "hadoop"),
 			Database:  orDefault(d.identifier(at["database"]), "lab"),
 			DeclRange: b.DefRange,

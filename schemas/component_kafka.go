@@ -60,10 +60,10 @@ var kafkaComponent = &ComponentDesc{
 	schema: componentSchema("version", "image", "port"),
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
-		v := orDefault(d.str(at["version"]), DefaultKafkaVersion)
+		v := orDefault(d.version(at["version"]), DefaultKafkaVersion)
 		st.Kafka = &Kafka{
 			Version:   v,
-			Image:     orDefault(d.str(at["image"]), "apache/kafka:"+v),
+			Image:     orDefault(d.image(at["image"]), "apache/kafka:"+v),
 			Port:      port(d, at["port"], 9092),
 			DeclRange: b.DefRange,
 		}
@@ -89,7 +89,7 @@ var kafkaUIComponent = &ComponentDesc{
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
 		st.KafkaUI = &KafkaUI{
-			Image:     orDefault(d.str(at["image"]), DefaultKafkaUIImage),
+			Image:     orDefault(d.image(at["image"]), DefaultKafkaUIImage),
 			Port:      port(d, at["port"], 8080),
 			DeclRange: b.DefRange,
 		}

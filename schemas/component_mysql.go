@@ -44,10 +44,10 @@ var mysqlComponent = &ComponentDesc{
 	schema: componentSchema("version", "image", "database", "port"),
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
-		v := orDefault(d.str(at["version"]), DefaultMySQLVersion)
+		v := orDefault(d.version(at["version"]), DefaultMySQLVersion)
 		st.MySQL = &MySQL{
 			Version:   v,
-			Image:     orDefault(d.str(at["image"]), "mysql:"+v),
+			Image:     orDefault(d.image(at["image"]), "mysql:"+v),
 			Database:  orDefault(d.identifier(at["database"]), "shop"),
 			Port:      port(d, at["port"], 3306),
 			DeclRange: b.DefRange,

@@ -23,7 +23,7 @@ var paimonComponent = &ComponentDesc{
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
 		st.Paimon = &Paimon{
-			Version:   orDefault(d.str(at["version"]), DefaultPaimonVersion),
+			Version:   orDefault(d.version(at["version"]), DefaultPaimonVersion),
 			Database:  orDefault(d.identifier(at["database"]), "lab"),
 			DeclRange: b.DefRange,
 		}

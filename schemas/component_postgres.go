@@ -54,10 +54,10 @@ var postgresComponent = &ComponentDesc{
 	schema: componentSchema("version", "image", "database", "port"),
 	decode: func(d *decoder, st *Stack, b *hcl.Block, c *hcl.BodyContent) {
 		at := c.Attributes
-		v := orDefault(d.str(at["version"]), DefaultPostgresVersion)
+		v := orDefault(d.version(at["version"]), DefaultPostgresVersion)
 		st.Postgres = &Postgres{
 			Version:   v,
-			Image:     orDefault(d.str(at["image"]), "postgres:"+v),
+			Image:     orDefault(d.image(at["image"]), "postgres:"+v),
 			Database:  orDefault(d.identifier(at["database"]), "shop"),
 			Port:      port(d, at["port"], 5432),
 			DeclRange: b.DefRange,

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,21 +27,22 @@ func distVal(d Dist) cty.Value { return cty.CapsuleVal(distType, &d) }
 
 // Functions is the function table of the lab language: cty's standard
 // library, file() relative to the lab directory, and the distributions.
+// The functions that make strings are sized (funcsize.go).
 // readFile is nil in the runtime, where file() is not available.
 func Functions(readFile func(string) ([]byte, error)) map[string]function.Function {
 	fns := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
 		"min": stdlib.MinFunc, "max": stdlib.MaxFunc, "coalesce": stdlib.CoalesceFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "element": stdlib.ElementFunc,
-		"format": stdlib.FormatFunc, "join": stdlib.JoinFunc, "keys": stdlib.KeysFunc,
-		"length": lengthFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc,
-		"upper": stdlib.UpperFunc, "merge": stdlib.MergeFunc, "range": stdlib.RangeFunc,
-		"replace": stdlib.ReplaceFunc, "split": stdlib.SplitFunc, "trimspace": stdlib.TrimSpaceFunc,
-		"values": stdlib.ValuesFunc, "jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
+		"format": sized(stdlib.FormatFunc, formatWidths), "join": sized(stdlib.JoinFunc, joinSize), "keys": stdlib.KeysFunc,
+		"length": lengthFunc, "lookup": stdlib.LookupFunc, "lower": sized(stdlib.LowerFunc, nil),
+		"upper": sized(stdlib.UpperFunc, nil), "merge": stdlib.MergeFunc, "range": stdlib.RangeFunc,
+		"replace": sized(stdlib.ReplaceFunc, replaceSize), "split": stdlib.SplitFunc, "trimspace": stdlib.TrimSpaceFunc,
+		"values": stdlib.ValuesFunc, "jsonencode": sized(stdlib.JSONEncodeFunc, nil), "jsondecode": stdlib.JSONDecodeFunc,
 		"tostring": stdlib.MakeToFunc(cty.String), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"regex": stdlib.RegexFunc, "sort": stdlib.SortFunc, "distinct": stdlib.DistinctFunc,
 		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
-		"sql_string": sqlStringFunc, "seconds_between": secondsBetweenFunc,
+		"sql_string": sized(sqlStringFunc, nil), "seconds_between": secondsBetweenFunc,
 
 		"uniform":     twoNumbers(DistUniform, false),
 		"uniform_int": twoNumbers(DistUniformInt, true),
@@ -77,20 +79,95 @@ func Functions(readFile func(string) ([]byte, error)) map[string]function.Functi
 func runFunctions() map[string]function.Function { return Functions(nil) }
 
 // fileReader reads files below dir only: a lab stays self-contained.
-func fileReader(dir string) func(string) ([]byte, error) {
-	return func(p string) ([]byte, error) {
-		if filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
-			return nil, fmt.Errorf("file %q is outside the lab directory; name a path relative to it", p)
+// p, when not nil, is the load's parser: the reads stop when its context
+// ends, and count towards MaxReadFileTotal.
+func fileReader(dir string, p *Parser) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		if p != nil && p.ctx != nil && p.ctx.Err() != nil {
+			return nil, fmt.Errorf("the load was interrupted")
 		}
-		b, err := os.ReadFile(filepath.Join(dir, p))
-		if err != nil {
-			if os.IsNotExist(err) {
-				return nil, fmt.Errorf("no file %q in the lab directory", p)
-			}
-			return nil, err
+		b, err := readLabFile(dir, name)
+		if err != nil || p == nil {
+			return b, err
+		}
+		p.fileBytes += len(b)
+		if p.fileBytes > MaxReadFileTotal {
+			return nil, fmt.Errorf("file() has read more than %s in all in this lab; labgen reads no more, as the copies could exhaust memory", mib(MaxReadFileTotal))
 		}
 		return b, nil
 	}
+}
+
+// readLabFile reads the file at name, relative to the lab directory dir,
+// refusing what could leak, hang or exhaust memory: a path that leads out
+// of the directory, also through a symbolic link (a private key linked
+// as a job's SQL would land in lab.json); anything but a regular file (a
+// FIFO blocks until a writer comes, a device never ends); a file larger
+// than MaxReadFileBytes.
+func readLabFile(dir, name string) ([]byte, error) {
+	if filepath.IsAbs(name) || strings.HasPrefix(filepath.Clean(name), "..") {
+		return nil, fmt.Errorf("file %q is outside the lab directory; name a path relative to it", name)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	path, err := filepath.EvalSymlinks(filepath.Join(dir, name))
+	if os.IsNotExist(err) {
+		return nil, fmt.Errorf("no file %q in the lab directory", name)
+	}
+	if err == nil {
+		path, err = filepath.Abs(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rel, err := filepath.Rel(root, path); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("file %q leads through a symbolic link to %s, outside the lab directory; file() reads only the lab's own files", name, path)
+	}
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("file %q is %s, not a regular file; file() reads only regular files", name, fileKind(st.Mode()))
+	}
+	if st.Size() > MaxReadFileBytes {
+		return nil, fmt.Errorf("file %q is larger than %s, the most file() reads", name, mib(MaxReadFileBytes))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The size may have grown since the stat: read no more than allowed.
+	b, err := io.ReadAll(io.LimitReader(f, MaxReadFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxReadFileBytes {
+		return nil, fmt.Errorf("file %q is larger than %s, the most file() reads", name, mib(MaxReadFileBytes))
+	}
+	return b, nil
+}
+
+// fileKind names what a file that is not a regular one is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // number reads a number, or a duration string such as "45s" as seconds, so

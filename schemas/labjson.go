@@ -184,5 +184,8 @@ func (e Expr) Parse() (hcl.Expression, hcl.Diagnostics) {
 	if strings.HasPrefix(strings.TrimSpace(src), "<<") && !strings.HasSuffix(src, "\n") {
 		src += "\n"
 	}
+	if diags := checkNesting([]byte(src), "lab.json", false); diags.HasErrors() {
+		return nil, diags
+	}
 	return hclsyntax.ParseExpression([]byte(src), "lab.json", hcl.InitialPos)
 }

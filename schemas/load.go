@@ -5,6 +5,7 @@
 package schemas
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -43,6 +45,12 @@ type VarArg struct {
 // printed with snippets.
 type Parser struct {
 	p *hclparse.Parser
+	// ctx is the context of the load under way: file() and for
+	// expressions stop when it ends.
+	ctx context.Context
+	// What the load has read with file() and gone through in for
+	// expressions, against MaxReadFileTotal and MaxForElements.
+	fileBytes, forElements int
 }
 
 // NewParser returns an empty parser.
@@ -71,6 +79,14 @@ var rootSchema = &hcl.BodySchema{
 // errors, so that callers can show as much as possible; callers must check
 // diags.HasErrors before using it.
 func (p *Parser) Load(dir string, opts Options) (*Lab, hcl.Diagnostics) {
+	return p.LoadContext(context.Background(), dir, opts)
+}
+
+// LoadContext is Load that stops, with an "Interrupted" error, soon
+// after ctx ends: between files and blocks, and in file() and for
+// expressions, which are where a load spends its time.
+func (p *Parser) LoadContext(ctx context.Context, dir string, opts Options) (*Lab, hcl.Diagnostics) {
+	p.ctx, p.fileBytes, p.forElements = ctx, 0, 0
 	var diags hcl.Diagnostics
 	names, err := labFiles(dir)
 	if err != nil {
@@ -88,14 +104,22 @@ func (p *Parser) Load(dir string, opts Options) (*Lab, hcl.Diagnostics) {
 		}}
 	}
 	blocks := map[string][]*hcl.Block{}
+	total := 0
 	for _, name := range names {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			diags = diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
-			continue
+		if ctx.Err() != nil {
+			return nil, append(diags, interrupted(nil))
 		}
-		f, d := p.p.ParseHCL(src, name)
+		f, d := p.parseFile(name, "Cannot read file")
 		diags = append(diags, d...)
+		if f != nil {
+			if total += len(f.Bytes); total > MaxLabBytes {
+				return nil, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError, Summary: "Lab too large",
+					Detail:  fmt.Sprintf("The .hcl files of %s hold more than %s together, the most labgen reads of one lab; read large SQL and data with file().", dir, mib(MaxLabBytes)),
+					Subject: fileStart(name),
+				})
+			}
+		}
 		if f == nil {
 			continue
 		}
@@ -109,7 +133,48 @@ func (p *Parser) Load(dir string, opts Options) (*Lab, hcl.Diagnostics) {
 		// Syntax errors make every later message doubtful; stop here.
 		return nil, diags
 	}
-	return decodeLab(dir, blocks, opts, p)
+	lab, diags := decodeLab(dir, blocks, opts, p)
+	return lab, onceEach(diags)
+}
+
+// onceEach keeps the first of the errors of the load-wide for
+// expression limit and of an interrupt, and drops the rest: once the
+// count is over, every for expression evaluated after it fails too (and
+// HCL goes on evaluating the ones around it to gather their errors), so
+// the others would blame expressions that are not at fault.
+func onceEach(diags hcl.Diagnostics) hcl.Diagnostics {
+	seen := map[string]bool{}
+	out := diags[:0]
+	for _, d := range diags {
+		if d.Summary == forLimitSummary || d.Summary == interruptedSummary {
+			if seen[d.Summary] {
+				continue
+			}
+			seen[d.Summary] = true
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// parseFile reads and parses an .hcl file within the limits (limits.go),
+// and bounds its for expressions.
+// cannot is the summary of a failure to read it.
+func (p *Parser) parseFile(name, cannot string) (*hcl.File, hcl.Diagnostics) {
+	if f := p.p.Files()[name]; f != nil {
+		return f, nil // parsed (and bounded) already
+	}
+	src, diags := readHCL(name, cannot)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	f, diags := ParseHCL(p.p, src, name)
+	if f != nil {
+		if body, ok := f.Body.(*hclsyntax.Body); ok {
+			boundFors(body, p)
+		}
+	}
+	return f, diags
 }
 
 // labFiles lists dir's .hcl files in a stable order.
@@ -168,6 +233,11 @@ type decoder struct {
 	declarations map[*hcl.Diagnostic]bool
 }
 
+// stopped tells whether the load's context has ended (an interrupt).
+func (d *decoder) stopped() bool {
+	return d.parser != nil && d.parser.ctx != nil && d.parser.ctx.Err() != nil
+}
+
 func (d *decoder) errorf(subject hcl.Range, summary, detail string, args ...any) {
 	s := subject
 	d.diags = append(d.diags, &hcl.Diagnostic{
@@ -199,7 +269,7 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	vars := d.decodeVariables(blocks["variable"], opts, p)
 	d.ctx = &hcl.EvalContext{
 		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)},
-		Functions: Functions(fileReader(dir)),
+		Functions: Functions(fileReader(dir, p)),
 	}
 	if d.diags.HasErrors() {
 		return d.lab, d.diags
@@ -239,6 +309,9 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	}
 
 	for _, b := range blocks["table"] {
+		if d.stopped() {
+			break
+		}
 		if t := d.decodeTable(b); t != nil {
 			d.lab.Tables = append(d.lab.Tables, t)
 		}
@@ -250,30 +323,48 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 		d.declarations[x] = true
 	}
 	for _, b := range blocks["job"] {
+		if d.stopped() {
+			break
+		}
 		if j := d.decodeJob(b); j != nil {
 			d.lab.Jobs = append(d.lab.Jobs, j)
 		}
 	}
 	for _, b := range blocks["preset"] {
+		if d.stopped() {
+			break
+		}
 		if pr := d.decodePreset(b); pr != nil {
 			d.lab.Presets = append(d.lab.Presets, pr)
 		}
 	}
 	for _, b := range blocks["producer"] {
+		if d.stopped() {
+			break
+		}
 		if pr := d.decodeProducer(b); pr != nil {
 			d.lab.Producers = append(d.lab.Producers, pr)
 		}
 	}
 	// Controls before experiments: their expectations name them.
 	for _, b := range blocks["control"] {
+		if d.stopped() {
+			break
+		}
 		if c := d.decodeControl(b); c != nil {
 			d.lab.Controls = append(d.lab.Controls, c)
 		}
 	}
 	for _, b := range blocks["experiment"] {
+		if d.stopped() {
+			break
+		}
 		if e := d.decodeExperiment(b); e != nil {
 			d.lab.Experiments = append(d.lab.Experiments, e)
 		}
+	}
+	if d.stopped() {
+		return nil, append(d.diags, interrupted(nil))
 	}
 	// Reference checks run even after decoding errors, so that a lab's
 	// independent mistakes are reported in one round.
@@ -429,7 +520,7 @@ func sortDiags(diags hcl.Diagnostics, rank func(*hcl.Diagnostic) int) hcl.Diagno
 // renderedHint points from a rendered lab directory (lab.json, no .hcl
 // files) to the lab it was rendered from, the directory to give instead.
 func renderedHint(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "lab.json"))
+	b, err := readLabFile(dir, "lab.json") // a regular file, of a bounded size
 	if err != nil {
 		return ""
 	}

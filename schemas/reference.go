@@ -149,7 +149,7 @@ func Reference() (string, []string) {
 	for _, n := range tree {
 		fmt.Fprintf(&b, "- [`%s`](#%s)\n", n.header, anchor(n.path))
 	}
-	for _, s := range []string{"Step kinds", "Expressions", "Functions", "Column types", "Stores", "Stack components"} {
+	for _, s := range []string{"Step kinds", "Expressions", "Functions", "Column types", "Stores", "Stack components", "Limits"} {
 		fmt.Fprintf(&b, "- [%s](#%s)\n", s, strings.ReplaceAll(strings.ToLower(s), " ", "-"))
 	}
 	b.WriteString("\n")
@@ -246,6 +246,8 @@ func Reference() (string, []string) {
 		}
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s |\n", c.Name, anchor("stack."+c.Name), strings.Join(svcs, ", "))
 	}
+
+	b.WriteString("\n## Limits\n\n" + text("limits") + "\n")
 
 	for k := range refText {
 		if !used[k] {

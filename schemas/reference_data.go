@@ -1,9 +1,22 @@
 package schemas
 
+import "fmt"
+
 // refData describes tables, producers, functions, column types and
 // stores for docs/reference.md (see refText).
 var refData = map[string]string{
 	// Section introductions.
+	"limits": "The loader bounds what it reads and evaluates, so that a mistaken or hostile lab gets an error at its " +
+		"line instead of exhausting labgen's memory or stack; each bound is far above what a lab needs. `labgen validate`, " +
+		"`render` and `fmt` apply them alike.\n\n" +
+		"- An `.hcl` file (or a `-var-file`) is at most " + mib(MaxHCLFileBytes) + ", and a lab's `.hcl` files together at most " + mib(MaxLabBytes) + ", checked before they are parsed; read large SQL and data with `file()`.\n" +
+		"- `file()` reads a regular file inside the lab directory (symbolic links are followed, but not out of it) of at most " + mib(MaxReadFileBytes) + ", and at most " + mib(MaxReadFileTotal) + " in all in one load.\n" +
+		fmt.Sprintf("- An expression nests at most %d levels deep, checked on the file's tokens before it is parsed: each open bracket, brace, parenthesis, string and `${…}` counts one, and so does each operator chained in one expression since the last comma or line (`a + b + c` is three deep, as `(a + b) + c`); the labs in `labs/` nest at most 18 deep.\n", MaxNesting) +
+		fmt.Sprintf("- The `for` expressions of one load go through at most %d elements in all, a nested one counting again for each element of the one around it (three nested over `range(1000)` would be 10⁹); `range()` makes at most 1024 numbers.\n", MaxForElements) +
+		fmt.Sprintf("- A function makes a string of at most %s (`replace`, `join`, `format`, `jsonencode`, `sql_string`, `lower`, `upper`: nested calls of them could grow a string exponentially), and a `format()` width or precision is at most %d.\n", mib(MaxStringBytes), maxFormatWidth) +
+		"- No string attribute holds a control character other than tab, line feed and carriage return (NUL, escape sequences): the text reaches the rendered SQL, `lab.json`, the runbook and configuration files.\n\n" +
+		"Ctrl-C (or SIGTERM) stops `labgen validate`, `render` and `fmt` between files and blocks, with exit code 3; a `render` stopped before it writes leaves its output directory as it was.",
+
 	"functions": "The functions an expression may call come in three kinds. " +
 		"The HCL standard functions (every function below but `file`, `sql_string`, `seconds_between` and the distributions), `sql_string` and `seconds_between` work in every expression: " +
 		"those the loader evaluates, variable `validation` conditions, and the run-time expressions of experiments (those that use `step`, `experiment`, `result` or `samples`); " +
@@ -50,7 +63,8 @@ var refData = map[string]string{
 	"fn.element":  "`element(list, index)`: the element of a list or tuple at a zero-based index; an index past the end wraps around (modulo the length).",
 	"fn.exponential": "`exponential(mean)` or `exponential(mean, { min = ..., max = ... })`: an exponential distribution with the given mean, a positive number or a duration, each draw clamped to the optional `min` and `max`. " +
 		"For numeric columns and a `delay`, as in `delay = exponential(\"45s\", { max = \"10m\" })`.",
-	"fn.file": "`file(path)`: the contents of a file as a string, `path` relative to the lab directory; an absolute path or one leading out of it (`..`) is refused. " +
+	"fn.file": "`file(path)`: the contents of a file as a string, `path` relative to the lab directory; an absolute path or one leading out of it (`..`, or a symbolic link to a file outside it) is refused, " +
+		"and so is anything but a regular file (a FIFO, a device, a directory) and a file of more than " + mib(MaxReadFileBytes) + ". " +
 		"Typical in a job's `query = file(\"jobs/name.sql\")`, whose rendered SQL names the file. Not available in variable validations or run-time expressions.",
 	"fn.floor":      "`floor(num)`: the greatest whole number less than or equal to `num`.",
 	"fn.format":     "`format(spec, args...)`: a string built printf-style, as in `format(\"%05d\", 42)`.",
@@ -75,7 +89,7 @@ var refData = map[string]string{
 		"Every outcome but the `never` one must be mapped. Only in a `follow` block's fields and `update`, as in `outcome_map({ PAID = \"PAID\", FAILED = \"PAYMENT_FAILED\" })`.",
 	"fn.parent": "`parent(\"column\")`: the value the producer gave that column of the follow-up's parent row (the same draw), or NULL when no field fills it. " +
 		"Only in a `follow` block's fields and `update`, naming a column of the parent table; a non-key column a follow-up fills with it gets an index in MySQL and PostgreSQL.",
-	"fn.range":   "`range(limit)`, `range(start, limit)` or `range(start, limit, step)`: the list of numbers from `start` (default 0) up to but not including `limit`, by `step` (default 1, or -1 counting down).",
+	"fn.range":   "`range(limit)`, `range(start, limit)` or `range(start, limit, step)`: the list of numbers from `start` (default 0) up to but not including `limit`, by `step` (default 1, or -1 counting down); at most 1024 of them.",
 	"fn.regex":   "`regex(pattern, string)`: the first match of a regular expression (RE2 syntax): the matched text, a list of its capture groups, or an object of its named groups; an error if nothing matches.",
 	"fn.replace": "`replace(string, substring, replacement)`: the string with every occurrence of the substring (plain text, not a pattern) replaced.",
 	"fn.sequence": "`sequence()`, `sequence(start)` or `sequence(start, step)`: consecutive whole numbers: the n-th row (from 0) the producer writes to the table gets `start + n·step`, `start` defaulting to 1 and `step` to 1 (positive). " +

@@ -121,6 +121,9 @@ var refRun = map[string]string{
 		"batch job is bounded, runs with `table.dml-sync`, and may not read an upsert Kafka topic by its plain name (declare " +
 		"the store `append_only`, or read a lake store).",
 	"job.query": "A string: the job's Flink SQL `SELECT`, usually `file(\"jobs/NAME.sql\")`; a trailing `;` is dropped. " +
+		"It is exactly one statement, split as Flink's SQL client splits a script (on semicolons outside quotes and " +
+		"comments): the rendered job runs `INSERT INTO` the written table followed by the query, so a second statement " +
+		"would run on its own, and is an error at its line; so is a query of nothing but blanks and comments. " +
 		"The loader checks that every table it names is in `reads` (lake tables through the lake catalogs only) and that its " +
 		"output columns, each named once, are exactly the written table's (a `*` skips this); it warns of output types " +
 		"Flink would not insert without a `CAST`, of bare reserved words and of a table read but never named.",
@@ -332,7 +335,7 @@ var refRun = map[string]string{
 		"error). Needs `job`; not with `query`.",
 	"control.query": "The mutant's whole SELECT, a string or `file(\"controls/NAME.sql\")`, for a change that edits " +
 		"cannot say (the query `UNION ALL` itself: every row emitted twice). Checked as the job's query is (it must " +
-		"read the job's tables and give the written table's columns) and must differ from it. Needs `job`; not with " +
+		"read the job's tables and give the written table's columns, as one statement) and must differ from it. Needs `job`; not with " +
 		"`replace`.",
 	"control.settings": "A map of strings (`{ \"restart-strategy.type\" = \"none\" }`): SET statements of the " +
 		"mutant, over the job's own `settings`, for a job wrong in how it runs rather than in what it computes (no " +

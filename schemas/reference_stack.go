@@ -118,7 +118,12 @@ var refStack = map[string]string{
 		"that reads such a store, whose written table keeps no store Flink can write, or that has no Flink to run " +
 		"on is unavailable: warned about, its SQL not rendered, never submitted. So are a preset of an engine the " +
 		"stack lacks and an experiment that needs any of these, marked unavailable in the runbook and in runs. That is how `labs/orders` runs with `-var " +
-		"lakes=false`: without the experiments of its lakes.",
+		"lakes=false`: without the experiments of its lakes.\n\n" +
+		"A component's `version` (and Fluss's `zookeeper_version` and `lake_version`) is what an image tag holds: letters, " +
+		"digits, `.`, `_` and `-`, at most 128, not starting with `.` or `-`; its `image` is an image reference " +
+		"(`name:tag`, `registry.example.com/team/name:tag` or `name@sha256:…`, the name lowercase). Both are written " +
+		"into `labgen.lock`, the Dockerfiles, compose and `.env`, so anything else (a space, a line break) is an error " +
+		"at the attribute.",
 
 	"stack.mysql": "MySQL, the source database the producer writes and Flink reads through CDC (Flink CDC's " +
 		"mysql-cdc, from the binlog). With Docker it is the `mysql` service: the image below, with the binlog in " +

@@ -1,7 +1,6 @@
 package schemas
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,7 +40,7 @@ func (d *decoder) sqlSourceOf(a *hcl.Attribute, text string) *sqlSource {
 	}
 	if path := fileArg(a.Expr); path != "" {
 		full := filepath.Join(d.dir, path)
-		raw, err := os.ReadFile(full)
+		raw, err := readLabFile(d.dir, path)
 		if err != nil {
 			return s
 		}
@@ -156,6 +155,9 @@ func (s *sqlSource) pos(off int) hcl.Pos {
 // be declared in reads, its output columns must be the written table's,
 // and bare identifiers must not be Flink's reserved words.
 func (d *decoder) checkJobQuery(j *Job, src *sqlSource, out *Table) {
+	if !d.oneStatement(j, src) {
+		return // what follows would only add noise
+	}
 	toks := flinksql.Lex(j.Query)
 	for _, ref := range flinksql.TableRefs(toks) {
 		name := strings.ToLower(ref.Name())
@@ -202,6 +204,41 @@ func (d *decoder) checkJobQuery(j *Job, src *sqlSource, out *Table) {
 		}
 	}
 	d.warnReserved("flink", "Flink", j.Query, src, toks, names)
+}
+
+// oneStatement checks that a job's query (or the query of a control
+// that replaces it) is one statement, split as Flink's SQL client and
+// labgen's runtime split the rendered job: on semicolons outside quotes
+// and comments. labgen renders it as INSERT INTO … followed by the
+// query, so a statement after a semicolon would run on its own (a DROP
+// TABLE in the middle of a job's SQL), and an empty query inserts
+// nothing at all.
+func (d *decoder) oneStatement(j *Job, src *sqlSource) bool {
+	sts, err := flinksql.Split(j.Query)
+	switch {
+	case err != nil:
+		d.errorf(src.rng(0, len(j.Query)), "Unreadable job query", "The query of job %s cannot be split into statements as Flink's SQL client splits it: %s.", j.Name, err)
+		return false
+	case len(sts) == 0:
+		d.errorf(src.rng(0, len(j.Query)), "Empty job query", "The query of job %s holds no SQL, only blanks or comments; it must be the SELECT whose rows the job writes into %s.", j.Name, j.Writes)
+		return false
+	case len(sts) > 1:
+		off := 0
+		for i, st := range sts {
+			at := strings.Index(j.Query[off:], st.Text)
+			if at < 0 {
+				break // cannot be: each statement is a part of the query
+			}
+			off += at
+			if i > 0 {
+				d.errorf(src.rng(off, off+len(st.Text)), "More than one statement in a job query",
+					"A job's query is one SELECT: labgen renders it as INSERT INTO %s followed by the query, so this statement after a semicolon would run on its own in the job's SQL. Remove it and the semicolon before it, or make it a job of its own.", j.Writes)
+			}
+			off += len(st.Text)
+		}
+		return false
+	}
+	return true
 }
 
 // checkJobOutput compares the names of the query's output columns with the

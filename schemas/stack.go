@@ -1,6 +1,11 @@
 package schemas
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"regexp"
+
+	"github.com/distribution/reference"
+	"github.com/hashicorp/hcl/v2"
+)
 
 // componentSchema is a stack block's body: its attributes and enabled.
 // Each component's defaults (versions, images, ports) are in its own file,
@@ -84,6 +89,39 @@ func (d *decoder) identifier(a *hcl.Attribute) string {
 	s := d.str(a)
 	if s != "" && !namePattern.MatchString(s) {
 		d.errorf(a.Expr.Range(), "Invalid name", "%s must be lowercase letters, digits and underscores, starting with a letter; %q is not.", a.Name, s)
+		return ""
+	}
+	return s
+}
+
+// versionPattern is what a component's version may be: a Docker tag's
+// characters, as it becomes one (mysql:VERSION), which every Maven
+// release name fits too. Nothing else, as the version is also a line of
+// labgen.lock, Dockerfiles and .env.
+var versionPattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+
+// version decodes a component's version (or zookeeper_version,
+// lake_version).
+func (d *decoder) version(a *hcl.Attribute) string {
+	before := len(d.diags)
+	s := d.str(a)
+	if s != "" && !versionPattern.MatchString(s) && len(d.diags) == before {
+		d.errorf(a.Expr.Range(), "Invalid version", "%s must be a release such as \"8.0.40\" or \"0.9.1-incubating\": letters, digits, '.', '_' and '-', at most 128 of them, as it becomes an image tag and a line of the rendered files; %q is not.", a.Name, s)
+		return ""
+	}
+	return s
+}
+
+// image decodes a component's image: a Docker image reference, as
+// compose, Kubernetes and the Dockerfiles write it, one line of them.
+func (d *decoder) image(a *hcl.Attribute) string {
+	before := len(d.diags)
+	s := d.str(a)
+	if s == "" || len(d.diags) > before {
+		return s
+	}
+	if _, err := reference.ParseNormalizedNamed(s); err != nil {
+		d.errorf(a.Expr.Range(), "Invalid image", "%s must be an image reference such as \"mysql:8.0.40\" or \"registry.example.com/team/flink:1.20.1\" (%s); %q is not.", a.Name, err, s)
 		return ""
 	}
 	return s

@@ -2,7 +2,6 @@ package schemas
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -220,8 +219,13 @@ func (d *decoder) rawValue(name string, ty cty.Type, raw, source string) (cty.Va
 	if ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
 		return cty.StringVal(raw), true
 	}
-	expr, diags := hclsyntax.ParseExpression([]byte(raw), source, hcl.Pos{Line: 1, Column: 1})
+	diags := checkNesting([]byte(raw), source, false)
+	var expr hclsyntax.Expression
 	if !diags.HasErrors() {
+		expr, diags = hclsyntax.ParseExpression([]byte(raw), source, hcl.Pos{Line: 1, Column: 1})
+	}
+	if !diags.HasErrors() {
+		boundFors(expr, d.parser)
 		var v cty.Value
 		v, diags = expr.Value(nil)
 		if !diags.HasErrors() {
@@ -237,12 +241,7 @@ func (d *decoder) rawValue(name string, ty cty.Type, raw, source string) (cty.Va
 }
 
 func (d *decoder) varFile(path string, p *Parser, set func(string, string, cty.Value, *hcl.Range)) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read variables file", Detail: err.Error()})
-		return
-	}
-	f, diags := p.p.ParseHCL(src, path)
+	f, diags := p.parseFile(path, "Cannot read variables file")
 	d.diags = append(d.diags, diags...)
 	if f == nil || diags.HasErrors() {
 		return

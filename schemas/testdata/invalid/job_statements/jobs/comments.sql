@@ -1,0 +1,2 @@
+-- Nothing but a comment; and another. -- ERROR: Empty job query
+/* ; */
