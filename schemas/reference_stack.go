@@ -64,7 +64,8 @@ var refStack = map[string]string{
 	"lab": "Declares the lab: its name, the label, and what people read of it. A lab has exactly one `lab` block, in " +
 		"any of its files; none, or a second one, is an error. The name is lowercase letters, digits and underscores, " +
 		"starting with a letter; it is the rendered lab's name in `lab.json` and its records, and names its compose " +
-		"project (`labgen-NAME`, with `-` for `_`).",
+		"project with a hash of the directory it is rendered into (`labgen-NAME-<8 hex>`, with `-` for `_`), so that two " +
+		"renders of one lab never share a stack's volumes.",
 	"lab.title": "Required string: the lab's title, the heading of the rendered `runbook.md`, of each run's record " +
 		"and its published pages, and the title of the query console's page.",
 	"lab.description": "Optional string, default empty (a heredoc, `<<-EOT … EOT`, reads best): what the lab is " +
