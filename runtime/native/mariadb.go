@@ -74,65 +74,7 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 		"--innodb-use-native-aio=0",
 	}
 	args = append(args, mariadbUser()...)
-	// Root has a password of its own (not .env's, which is the compose
-	// stack's), read from the option file on first use.
-	rootFile := lay.MySQLRoot()
-	var mu sync.Mutex
-	var rootPw string
-	password := func() (string, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if rootPw == "" {
-			pw, err := rootPassword(rootFile)
-			if err != nil {
-				return "", err
-			}
-			rootPw = pw
-		}
-		return rootPw, nil
-	}
-	open := func(ctx context.Context, pw string, multi bool) (*sql.DB, error) {
-		cfg := mysql.NewConfig()
-		cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = "root", pw, "tcp", addr
-		cfg.Timeout = 2 * time.Second
-		cfg.Logger = &mysql.NopLogger{}
-		cfg.MultiStatements = multi
-		c, err := mysql.NewConnector(cfg)
-		if err != nil {
-			return nil, err
-		}
-		db := sql.OpenDB(c)
-		if err := db.PingContext(ctx); err != nil {
-			db.Close()
-			return nil, err
-		}
-		return db, nil
-	}
-	// rootDB connects as root with its password. A data directory made
-	// before root had one lets root in without it: root gets its
-	// password then, once.
-	rootDB := func(ctx context.Context, multi bool) (*sql.DB, error) {
-		pw, err := password()
-		if err != nil {
-			return nil, err
-		}
-		db, err := open(ctx, pw, multi)
-		if !accessDenied(err) {
-			return db, err
-		}
-		old, oerr := open(ctx, "", true)
-		if accessDenied(oerr) {
-			return nil, fmt.Errorf("root@127.0.0.1 refuses the password in %s: the file is not this data directory's (labgen down --volumes starts the stack afresh, without its data)", rootFile)
-		}
-		if oerr != nil {
-			return nil, oerr
-		}
-		defer old.Close()
-		if _, err := old.ExecContext(ctx, secureRoot(pw)); err != nil {
-			return nil, fmt.Errorf("giving root its password: %w", err)
-		}
-		return open(ctx, pw, multi)
-	}
+	root := &mariadbRoot{addr: addr, file: lay.MySQLRoot()}
 	return Service{
 		Name: "mysql",
 		Argv: args,
@@ -141,7 +83,7 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 			// 127.0.0.1, not unix_socket auth tied to the OS user); root
 			// gets its password before the server first listens, from a
 			// file only the user can read, removed after.
-			pw, err := password()
+			pw, err := root.password()
 			if err != nil {
 				return err
 			}
@@ -163,7 +105,7 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 			return nil
 		},
 		Health: Probe{Func: func(ctx context.Context) error {
-			db, err := rootDB(ctx, false)
+			db, err := root.db(ctx, false)
 			if err != nil {
 				return err
 			}
@@ -172,7 +114,7 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 		// The schema and the lab's users, as the MySQL image's init scripts
 		// create them; both are idempotent (IF NOT EXISTS).
 		Ready: func(ctx context.Context) error {
-			db, err := rootDB(ctx, true)
+			db, err := root.db(ctx, true)
 			if err != nil {
 				return err
 			}
@@ -193,6 +135,73 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 		Why:     "InnoDB buffer pool 64 MB",
 		StandIn: MariaDBStandIn,
 	}, nil
+}
+
+// mariadbRoot is the native MySQL's root account: a password of its own
+// (not .env's, which is the compose stack's), read from the option file
+// at file on first use.
+type mariadbRoot struct {
+	addr, file string
+	mu         sync.Mutex
+	pw         string
+}
+
+func (r *mariadbRoot) password() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pw == "" {
+		pw, err := rootPassword(r.file)
+		if err != nil {
+			return "", err
+		}
+		r.pw = pw
+	}
+	return r.pw, nil
+}
+
+// open connects as root with password pw and pings.
+func (r *mariadbRoot) open(ctx context.Context, pw string, multi bool) (*sql.DB, error) {
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = "root", pw, "tcp", r.addr
+	cfg.Timeout = 2 * time.Second
+	cfg.Logger = &mysql.NopLogger{}
+	cfg.MultiStatements = multi
+	c, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(c)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// db connects as root with its password. A data directory made before
+// root had one lets root in without it: root gets its password then,
+// once.
+func (r *mariadbRoot) db(ctx context.Context, multi bool) (*sql.DB, error) {
+	pw, err := r.password()
+	if err != nil {
+		return nil, err
+	}
+	db, err := r.open(ctx, pw, multi)
+	if !accessDenied(err) {
+		return db, err
+	}
+	old, oerr := r.open(ctx, "", true)
+	if accessDenied(oerr) {
+		return nil, fmt.Errorf("root@127.0.0.1 refuses the password in %s: the file is not this data directory's (labgen down --volumes starts the stack afresh, without its data)", r.file)
+	}
+	if oerr != nil {
+		return nil, oerr
+	}
+	defer old.Close()
+	if _, err := old.ExecContext(ctx, secureRoot(pw)); err != nil {
+		return nil, fmt.Errorf("giving root its password: %w", err)
+	}
+	return r.open(ctx, pw, multi)
 }
 
 // secureRoot is the SQL that gives root its password pw: the accounts
