@@ -61,11 +61,9 @@ type Latency struct {
 	Add  string `json:"add"`
 }
 
-// Links are the links a latency control can slow, by name: the stack
-// routes each through a proxy when some control names it.
-var Links = map[string]Latency{
-	LinkMySQLFlink: {From: "mysql", To: "flink"},
-}
+// Links are the links a latency control can slow, by name (FROM_TO):
+// the stack routes each through a proxy when some control names it.
+var Links = []string{LinkMySQLFlink}
 
 // LinkMySQLFlink is MySQL to Flink: the CDC sources' binlog reads and the
 // bounded jobs' JDBC reads.
@@ -196,13 +194,8 @@ func (d *decoder) decodeLatency(c *Control, a *hcl.Attribute) *Latency {
 			return nil
 		}
 	}
-	var links []string
-	for name := range Links {
-		links = append(links, name)
-	}
-	sort.Strings(links)
-	if _, ok := Links[l.Link()]; !ok {
-		d.errorf(a.Expr.Range(), "Unknown link", "Control %s slows the link from %q to %q, which labgen cannot slow; the links it can are %s (from = \"mysql\", to = \"flink\": MySQL's binlog to Flink's CDC sources).", c.Name, l.From, l.To, strings.Join(links, ", "))
+	if !slices.Contains(Links, l.Link()) {
+		d.errorf(a.Expr.Range(), "Unknown link", "Control %s slows the link from %q to %q, which labgen cannot slow; the links it can are %s (from = \"mysql\", to = \"flink\": MySQL's binlog to Flink's CDC sources).", c.Name, l.From, l.To, strings.Join(Links, ", "))
 		return nil
 	}
 	if dur, err := time.ParseDuration(l.Add); err != nil || dur <= 0 {
@@ -408,8 +401,8 @@ func (d *decoder) checkControls() {
 		}
 	}
 	for _, c := range d.lab.Controls {
-		if c.Latency != nil && d.lab.Stack != nil && (d.lab.Stack.MySQL == nil || d.lab.Stack.Flink == nil) {
-			d.errorf(c.DeclRange, "Link not in the stack", "Control %s slows the link from mysql to flink, but this lab's stack does not run both.", c.Name)
+		if l := c.Latency; l != nil && d.lab.Stack != nil && (!d.lab.Stack.Has(l.From) || !d.lab.Stack.Has(l.To)) {
+			d.errorf(c.DeclRange, "Link not in the stack", "Control %s slows the link from %s to %s, but this lab's stack does not run both.", c.Name, l.From, l.To)
 		}
 	}
 	if len(d.lab.Controls) == 0 {
