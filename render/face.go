@@ -90,7 +90,7 @@ func FaceFiles(l *schemas.Lab, f Face) (Files, error) {
 			// An unavailable job has nothing to run against; lab.json and
 			// the runbook say why it is missing.
 			if j.Unavailable == "" {
-				files["sql/flink/"+j.Name+".sql"] = flinkJob(l, j, servers, f)
+				files[schemas.JobFile(j.Name)] = flinkJob(l, j, servers, f)
 			}
 		}
 		for _, c := range l.Controls {

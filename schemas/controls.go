@@ -85,6 +85,10 @@ func (l *Lab) LatencyLinks() []string {
 	return out
 }
 
+// JobFile is where a job's script is rendered (the runner submits it
+// from there).
+func JobFile(job string) string { return "sql/flink/" + job + ".sql" }
+
 // MutantFile is where a mutant control's job script is rendered, beside
 // the jobs' (the runner submits it from there).
 func (c *Control) MutantFile() string { return "sql/flink/controls/" + c.Name + ".sql" }

@@ -22,7 +22,7 @@ import (
 // jobScript reads sql/flink/<job>.sql, fills in ${NAME} from .env, and
 // returns the statements as sent and as recorded (placeholders kept).
 func (r *Runner) jobScript(job string) (sent, shown []string, err error) {
-	return r.script("job "+job, "sql/flink/"+job+".sql")
+	return r.script("job "+job, schemas.JobFile(job))
 }
 
 // script reads a rendered Flink script of the face (rel) as jobScript
@@ -440,7 +440,7 @@ func (r *Runner) batchJob(ctx context.Context, j *schemas.Job) batchResult {
 			b.before = cty.StringVal(v)
 		}
 	}
-	what, rel := "job "+j.Name, "sql/flink/"+j.Name+".sql"
+	what, rel := "job "+j.Name, schemas.JobFile(j.Name)
 	if c := r.batchMutant[j.Name]; c != nil {
 		what, rel = "control "+c.Name, c.MutantFile()
 	}
