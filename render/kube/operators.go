@@ -348,7 +348,7 @@ func (r *renderer) flink() error {
 	jobSlots := (p + tms - 1) / tms
 	for _, name := range jobs {
 		// As compose's job-submitter: every job after the lake tables.
-		jobSQL := r.face["sql/flink/"+name+".sql"]
+		jobSQL := r.face[schemas.JobFile(name)]
 		objs = append(objs, r.flinkDeployment("job-"+k8sName(name), tms, jobSlots, M{
 			"jarURI":      "local://" + sqlRunnerJar,
 			"entryClass":  sqlRunnerClass,

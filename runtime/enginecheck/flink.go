@@ -95,7 +95,7 @@ func checkFlink(ctx context.Context, lab *schemas.Lab, opt Options, res *Result)
 			res.notChecked("job %s: unavailable in this stack (%s)", j.Name, j.Unavailable)
 			continue
 		}
-		rel := "sql/flink/" + j.Name + ".sql"
+		rel := schemas.JobFile(j.Name)
 		sts, err := flinksql.Split(string(files[rel]))
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
