@@ -20,7 +20,7 @@ func (d *decoder) capturesNumber(e *Experiment, step, name string) bool {
 	if e == nil {
 		return false
 	}
-	s := stepNamed(e.Steps, step)
+	s := e.Step(step)
 	if s == nil {
 		return false
 	}
@@ -31,7 +31,7 @@ func (d *decoder) capturesNumber(e *Experiment, step, name string) bool {
 		}
 	}
 	if s.Kind == StepWait && s.Wait != nil && s.Wait.Rerun != "" {
-		s = stepNamed(e.Steps, s.Wait.Rerun)
+		s = e.Step(s.Wait.Rerun)
 	}
 	if column == "" || s == nil || s.Kind != StepQuery || s.Query == nil {
 		return false
@@ -83,15 +83,6 @@ func (t *Table) placedAs(n string) bool {
 		}
 	}
 	return false
-}
-
-func stepNamed(steps []*Step, name string) *Step {
-	for _, s := range steps {
-		if s.Name == name {
-			return s
-		}
-	}
-	return nil
 }
 
 // rowColumn is COLUMN of a capture written result.rows[N].COLUMN or
