@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+
+	"github.com/labgen/labgen/render"
 )
 
 func exists(path string) bool {
@@ -58,7 +55,7 @@ Examples:
 					return usagef("down takes one rendered lab directory")
 				}
 				if *volumes {
-					if err := renderedByLabgen(args[0]); err != nil {
+					if err := render.Owned(args[0]); err != nil {
 						return usagef("%v: down --volumes removes data only from a directory that labgen render wrote; nothing was stopped or removed (without --volumes, labgen down %s stops the services and keeps their data)", err, args[0])
 					}
 				}
@@ -66,42 +63,4 @@ Examples:
 			}
 		},
 	})
-}
-
-// renderedByLabgen says why dir is not a directory that labgen render
-// wrote (nil: it is): its labgen.lock must be a regular file with a
-// [labgen] section that names a version, as every render writes. render
-// has no exported reader of that section, so it is parsed here, as little
-// as that.
-func renderedByLabgen(dir string) error {
-	lock := filepath.Join(dir, "labgen.lock")
-	st, err := os.Lstat(lock)
-	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%s has no labgen.lock", dir)
-	}
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", lock)
-	}
-	f, err := os.Open(lock)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	// The [labgen] section is at the top; the rest lists every file.
-	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
-	section := ""
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			section = line
-			continue
-		}
-		if key, _, _ := strings.Cut(line, " "); section == "[labgen]" && key == "version" {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s does not say labgen wrote it (no [labgen] section with a version)", lock)
 }

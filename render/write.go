@@ -350,6 +350,22 @@ func planWrite(dir, root string, files Files, paths []string, opts WriteOptions)
 	return p, nil
 }
 
+// Owned says why dir is not a directory a labgen render wrote (nil: it
+// is): its labgen.lock must be a regular file shaped as labgen writes
+// one, the same test render uses before it writes there again.
+func Owned(dir string) error {
+	entries, why, err := readOldLock(dir)
+	switch {
+	case err != nil:
+		return err
+	case why != "":
+		return fmt.Errorf("its labgen.lock is not labgen's: %s", why)
+	case entries == nil:
+		return fmt.Errorf("%s has no labgen.lock", dir)
+	}
+	return nil
+}
+
 // readOldLock reads the [files] of root's labgen.lock. Without one, or
 // with one it does not trust, entries is nil and why says why not ("" if
 // there is none).
