@@ -13,13 +13,8 @@ import (
 // (record.CellLimits), every other text at textMax characters, and
 // either says so.
 
-// defaultMaxText bounds a text of a record that declares no max_bytes:
-// runner.DefaultLimits' MaxBytes (publish does not import the runner).
 // ceilingText bounds any text, whatever limits a record declares.
-const (
-	defaultMaxText = 256 << 10
-	ceilingText    = 4 << 20
-)
+const ceilingText = 4 << 20
 
 // textMax is the most characters of one text the page shows: the record's
 // max_bytes (the most a step's output keeps), never less than a cell may
@@ -27,7 +22,7 @@ const (
 func textMax(l record.Limits) int {
 	n := l.MaxBytes
 	if n <= 0 {
-		n = defaultMaxText
+		n = record.DefaultMaxBytes
 	}
 	return min(max(n, l.CellMax(), record.KafkaMaxCell), ceilingText)
 }

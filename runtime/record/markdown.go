@@ -19,6 +19,11 @@ import (
 // DefaultMaxCell bounds a table cell in record.md when Limits.MaxCell is 0.
 const DefaultMaxCell = 120
 
+// DefaultMaxBytes is how much of a step's output a run keeps unless told
+// otherwise, and what a page shows of a text of a record that declares
+// no max_bytes.
+const DefaultMaxBytes = 256 << 10
+
 // KafkaMaxCell bounds a Kafka message's key or value in record.md. It is
 // far above MaxCell: the field that changes between versions of a key is
 // often late in the value, so a value is shown whole, and one cut at this

@@ -85,7 +85,7 @@ type Options struct {
 }
 
 // DefaultLimits are the limits of a record unless Options say otherwise.
-var DefaultLimits = record.Limits{MaxRows: 20, MaxBytes: 256 << 10, MaxCell: record.DefaultMaxCell, StepTimeout: "1m0s"}
+var DefaultLimits = record.Limits{MaxRows: 20, MaxBytes: record.DefaultMaxBytes, MaxCell: record.DefaultMaxCell, StepTimeout: "1m0s"}
 
 // Default time bounds of step kinds without a timeout of their own.
 var (
