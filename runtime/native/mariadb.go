@@ -48,31 +48,7 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 		socket = filepath.Join(os.TempDir(), "labgen-mysql-"+hex.EncodeToString(h[:6])+".sock")
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	args := []string{
-		mariadbd,
-		// --no-defaults keeps the machine's /etc/mysql out of the lab.
-		"--no-defaults",
-		"--datadir=" + datadir,
-		"--tmpdir=" + data,
-		"--socket=" + socket,
-		"--pid-file=" + filepath.Join(data, "mysqld.pid"),
-		"--bind-address=127.0.0.1",
-		"--port=" + strconv.Itoa(port),
-		"--skip-name-resolve",
-		// What compose's MySQL command line sets; MariaDB has no GTID mode
-		// switch (its GTIDs are always on), so that flag has no twin here.
-		"--server-id=1",
-		"--log-bin=" + filepath.Join(datadir, "mysql-bin"),
-		"--binlog-format=ROW",
-		"--binlog-row-image=FULL",
-		"--default-time-zone=+00:00",
-		"--character-set-server=utf8mb4",
-		"--collation-server=utf8mb4_bin",
-		"--innodb-buffer-pool-size=64M",
-		"--innodb-log-file-size=16M",
-		// io_uring/libaio may be blocked in containers and CI sandboxes.
-		"--innodb-use-native-aio=0",
-	}
+	args := mariadbArgs(mariadbd, data, datadir, socket, port)
 	args = append(args, mariadbUser()...)
 	root := &mariadbRoot{addr: addr, file: lay.MySQLRoot()}
 	return Service{
@@ -135,6 +111,36 @@ func mariadbService(lay Layout, port int, schema, users []byte, env map[string]s
 		Why:     "InnoDB buffer pool 64 MB",
 		StandIn: MariaDBStandIn,
 	}, nil
+}
+
+// mariadbArgs is mariadbd's command line: the binlog the CDC sources read
+// and what compose's MySQL command line sets.
+func mariadbArgs(mariadbd, data, datadir, socket string, port int) []string {
+	return []string{
+		mariadbd,
+		// --no-defaults keeps the machine's /etc/mysql out of the lab.
+		"--no-defaults",
+		"--datadir=" + datadir,
+		"--tmpdir=" + data,
+		"--socket=" + socket,
+		"--pid-file=" + filepath.Join(data, "mysqld.pid"),
+		"--bind-address=127.0.0.1",
+		"--port=" + strconv.Itoa(port),
+		"--skip-name-resolve",
+		// What compose's MySQL command line sets; MariaDB has no GTID mode
+		// switch (its GTIDs are always on), so that flag has no twin here.
+		"--server-id=1",
+		"--log-bin=" + filepath.Join(datadir, "mysql-bin"),
+		"--binlog-format=ROW",
+		"--binlog-row-image=FULL",
+		"--default-time-zone=+00:00",
+		"--character-set-server=utf8mb4",
+		"--collation-server=utf8mb4_bin",
+		"--innodb-buffer-pool-size=64M",
+		"--innodb-log-file-size=16M",
+		// io_uring/libaio may be blocked in containers and CI sandboxes.
+		"--innodb-use-native-aio=0",
+	}
 }
 
 // mariadbRoot is the native MySQL's root account: a password of its own
