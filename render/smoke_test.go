@@ -27,7 +27,7 @@ func TestSmokeScriptChecks(t *testing.T) {
 		files := renderSeed(t, v.vars)
 		script := string(files["stream-lab"])
 		for _, c := range loadSeed(t, v.vars).SmokeChecks() {
-			want := "\tcheck " + shQuote(c.Name) + " "
+			want := "\tcheck " + shQuote(c.ComposeName()) + " "
 			switch c.Kind {
 			case schemas.SmokeServices:
 				want = "\tcheck 'service mysql is healthy' healthy mysql\n"

@@ -106,7 +106,7 @@ var smokeScript = map[schemas.SmokeKind]func(st *stack, c schemas.SmokeCheck) []
 		for i, n := range c.Names {
 			names[i] = shWord(n)
 		}
-		return []string{fmt.Sprintf("check %s running %s", shQuote(c.Name), strings.Join(names, " "))}
+		return []string{fmt.Sprintf("check %s running %s", shQuote(c.ComposeName()), strings.Join(names, " "))}
 	},
 	schemas.SmokeGrows: func(_ *stack, c schemas.SmokeCheck) []string {
 		return []string{fmt.Sprintf("check %s grows %s", shQuote(c.Name), c.Store.Name)}

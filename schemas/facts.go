@@ -97,10 +97,23 @@ type SmokeCheck struct {
 	// Table its qualified name (database.table, or the topic).
 	Store *Store
 	Table string
+	// IfMissing says, on the compose face only, what brings a missing job
+	// back (SmokeJob): the job-submitter service. The native and
+	// Kubernetes faces have no such service, so their records leave it out.
+	IfMissing string
 	// Dir is the lake table's directory under the warehouse (SmokeLake,
 	// slash-separated, as paimon/… or iceberg/…) and Pattern the name of
 	// the files that show it holds data.
 	Dir, Pattern string
+}
+
+// ComposeName is the check's name as the compose face says it: with
+// what brings a missing job back, where there is something to say.
+func (c SmokeCheck) ComposeName() string {
+	if c.IfMissing == "" {
+		return c.Name
+	}
+	return c.Name + " (" + c.IfMissing + ")"
 }
 
 // SmokeChecks are the lab's smoke checks, in the order they run: the
@@ -116,7 +129,8 @@ func (l *Lab) SmokeChecks() []SmokeCheck {
 				out = append(out, SmokeCheck{Kind: SmokeNote, Name: "job " + j.Name + " is unavailable in this stack: it " + j.Unavailable})
 			case j.Mode == ModeStreaming:
 				out = append(out, SmokeCheck{Kind: SmokeJob, Job: j.Name, Names: []string{j.Name},
-					Name: "Flink job " + j.Name + " is RUNNING (if it is missing, job-submitter submits it again within 30 s: ./stream-lab compose logs job-submitter)"})
+					Name:      "Flink job " + j.Name + " is RUNNING",
+					IfMissing: "if it is missing, job-submitter submits it again within 30 s: ./stream-lab compose logs job-submitter"})
 			}
 		}
 		if names := l.TieringJobNames(); names != nil {

@@ -33,7 +33,11 @@ type smokeCheck struct {
 var smokeGo = map[schemas.SmokeKind]func(r *Runner, c schemas.SmokeCheck) []smokeCheck{
 	schemas.SmokeServices: (*Runner).smokeServices,
 	schemas.SmokeJob: func(r *Runner, c schemas.SmokeCheck) []smokeCheck {
-		return []smokeCheck{{name: c.Name, run: func(ctx context.Context) (string, error) { return r.smokeJob(ctx, c) }}}
+		name := c.Name
+		if r.opt.Stack != nil && r.opt.Stack.Face == "compose" {
+			name = c.ComposeName()
+		}
+		return []smokeCheck{{name: name, run: func(ctx context.Context) (string, error) { return r.smokeJob(ctx, c) }}}
 	},
 	schemas.SmokeGrows: func(r *Runner, c schemas.SmokeCheck) []smokeCheck {
 		return []smokeCheck{{name: c.Name, run: func(ctx context.Context) (string, error) {
