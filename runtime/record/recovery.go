@@ -30,6 +30,10 @@ type Interruption struct {
 	Running  time.Time
 	// Held names the wait step whose condition marked Running, if any.
 	Held string
+	// Probed: a step after the start asked a job's state (a flink step
+	// or a sample with a state). Without one there is no recovery to
+	// speak of: the service stopped may feed no job (the producer).
+	Probed bool
 }
 
 // ToRunning is from the stop to running again.
@@ -55,6 +59,9 @@ func (r *Interruption) Markdown() string {
 		return ""
 	}
 	if !r.Recovers {
+		if !r.Probed {
+			return ""
+		}
 		return fmt.Sprintf("**Measured recovery.** The service `%s` was stopped and started again, but no probe after the start saw the job running.", r.Service)
 	}
 	held := ""
@@ -116,6 +123,7 @@ func Recovery(e *Experiment) *Interruption {
 			rec.Started, rec.HasStart = s.Started, true
 			rec.Up = s.Started.Add(time.Duration(s.DurationMS) * time.Millisecond)
 			rec.Running, rec.Held, rec.Recovers = runningAfter(e.Steps[i+1:])
+			rec.Probed = rec.Recovers || probesJob(e.Steps[i+1:])
 		}
 	}
 	return rec
@@ -143,4 +151,19 @@ func runningAfter(steps []*Step) (time.Time, string, bool) {
 		}
 	}
 	return time.Time{}, "", false
+}
+
+// probesJob tells whether any of the steps asked a Flink job's state.
+func probesJob(steps []*Step) bool {
+	for _, s := range steps {
+		if s.Kind == schemas.StepFlink {
+			return true
+		}
+		for _, sm := range s.Samples {
+			if _, ok := sm.Values["state"]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -73,6 +73,24 @@ func TestRecovery(t *testing.T) {
 	if Recovery(&Experiment{Steps: []*Step{{Name: "q", Kind: "query", Status: StatusOK}}}).Markdown() != "" {
 		t.Error("an experiment without a stop has a recovery")
 	}
+	// The producer stopped and started again with only queries after it
+	// (the seed lab's experiment 05): no job was probed, so nothing
+	// recovered and there is no line to print.
+	e = &Experiment{Steps: []*Step{
+		{Name: "stop", Kind: "compose", Status: StatusOK, Started: t0, Ran: &Ran{What: "compose", Action: "stop", Service: "producer"}},
+		{Name: "count", Kind: "query", Status: StatusOK, Started: t0.Add(time.Second)},
+		{Name: "start", Kind: "compose", Status: StatusOK, Started: t0.Add(2 * time.Second), Ran: &Ran{What: "compose", Action: "start", Service: "producer"}},
+		{Name: "count_again", Kind: "query", Status: StatusOK, Started: t0.Add(3 * time.Second)},
+	}}
+	if rec := Recovery(e); rec == nil || rec.Probed || rec.Markdown() != "" {
+		t.Errorf("a stopped producer with no job probed after it prints a recovery: %+v %q", rec, rec.Markdown())
+	}
+	// With a flink step after the start that never saw RUNNING, the line
+	// says so.
+	e.Steps = append(e.Steps, &Step{Name: "jobs", Kind: "flink", Status: StatusOK, Started: t0.Add(4 * time.Second)})
+	if rec := Recovery(e); !strings.Contains(rec.Markdown(), "no probe after the start saw the job running") {
+		t.Errorf("a probed job that never ran again: %q", rec.Markdown())
+	}
 }
 
 // record.md prints the recovery in the experiment, in the words of

@@ -533,7 +533,10 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 			}
 			if !r.now().Add(interval).Before(end) {
 				res := waitOutcome(out, detail, attempt, sm, sampled)
-				res.output.Notes = append(res.output.Notes, fmt.Sprintf("%d runs in %s; the last run's output is shown.", attempt, d))
+				// The span measured, first run's start to last run's end:
+				// the loop stops an interval before the asked duration.
+				res.output.Notes = append(res.output.Notes, fmt.Sprintf("%d runs in %s (of the %s asked); the last run's output is shown.",
+					attempt, record.Duration(r.now().Sub(start).Milliseconds()), d))
 				if failed == attempt && out.err != nil {
 					res.err = fmt.Errorf("every run failed; the last: %w", out.err)
 				} else if failed > 0 {
