@@ -22,6 +22,7 @@ require (
 )
 
 require (
+	al.essio.dev/pkg/shellescape v1.6.1 // indirect
 	cel.dev/expr v0.25.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect

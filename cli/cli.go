@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"al.essio.dev/pkg/shellescape"
 	"context"
 	"errors"
 	"flag"
@@ -106,6 +107,21 @@ type Env struct {
 	// Terminal tells whether Stderr is an interactive terminal, for
 	// progress lines and colour.
 	Terminal bool
+	// Argv is the command line as typed, program name included (nil in
+	// tests: "labgen" and the arguments). A record keeps it quoted.
+	Argv []string
+	// args are the arguments RunEnv was given (without the program).
+	args []string
+}
+
+// commandLine is the command as typed, quoted for a shell: what a
+// record says ran, so a reader can run it again.
+func (e *Env) commandLine() string {
+	argv := e.Argv
+	if argv == nil {
+		argv = append([]string{"labgen"}, e.args...)
+	}
+	return shellescape.QuoteCommand(argv)
 }
 
 type command struct {
@@ -141,7 +157,7 @@ func (e *exitError) Error() string { return e.msg }
 // Run runs labgen with args (without the program name) and returns the
 // exit code.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	env := &Env{Stdout: stdout, Stderr: stderr, Stdin: os.Stdin, Environ: os.Environ()}
+	env := &Env{Stdout: stdout, Stderr: stderr, Stdin: os.Stdin, Environ: os.Environ(), Argv: append([]string{os.Args[0]}, args...)}
 	if f, ok := stderr.(*os.File); ok {
 		env.Terminal = isatty.IsTerminal(f.Fd())
 	}
@@ -161,6 +177,7 @@ func RunEnv(ctx context.Context, args []string, env *Env) (code int) {
 		printUsage(env.Stderr)
 		return ExitUsage
 	}
+	env.args = args
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		if len(args) > 1 && args[0] == "help" {

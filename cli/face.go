@@ -77,6 +77,7 @@ type runFace struct {
 	// exits and versions feed the record's head (nil: none).
 	exits    func(time.Time) []string
 	versions []record.Version
+	jvms     []record.JVM
 	// close ends what the face opened for the run (port-forwards).
 	close func()
 }
@@ -228,6 +229,7 @@ func (f nativeFace) ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace
 	rf.services, rf.servicesErr, rf.stack = nativeServices(f.dir)
 	rf.exits = stackExits(f.dir, true)
 	rf.versions = faceVersions(f.dir, true)
+	rf.jvms = nativeJVMs(f.dir)
 	return rf, nil
 }
 

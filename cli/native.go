@@ -45,7 +45,7 @@ supervisor's log in a terminal.`,
 				if err != nil {
 					return err
 				}
-				plan, err := native.Prepare(ctx, lab, self, func(msg string) { fmt.Fprintln(env.Stderr, msg) })
+				plan, err := native.Prepare(ctx, lab, native.Labgen{Path: self, Version: Version}, func(msg string) { fmt.Fprintln(env.Stderr, msg) })
 				if err != nil {
 					return err
 				}
@@ -59,7 +59,7 @@ supervisor's log in a terminal.`,
 					if err != nil {
 						return nil, err
 					}
-					plan, err := native.Prepare(ctx, lab, self, func(msg string) { fmt.Fprintln(env.Stderr, msg) })
+					plan, err := native.Prepare(ctx, lab, native.Labgen{Path: self, Version: Version}, func(msg string) { fmt.Fprintln(env.Stderr, msg) })
 					if err != nil {
 						return nil, err
 					}
@@ -195,7 +195,7 @@ func nativeUp(ctx context.Context, env *Env, dir string, timeout time.Duration, 
 			return err
 		}
 		say("Preparing the native stack of %s (no Docker: each service runs as a local process) ...", dir)
-		plan, err := native.Prepare(ctx, lab, self, func(msg string) { say("  %s", msg) })
+		plan, err := native.Prepare(ctx, lab, native.Labgen{Path: self, Version: Version}, func(msg string) { say("  %s", msg) })
 		if err != nil {
 			return &exitError{code: ExitRunFailed, msg: err.Error()}
 		}
@@ -400,13 +400,43 @@ func stackExits(dir string, isNative bool) func(time.Time) []string {
 // service's release from the jar on its class path, and the connector
 // jars labgen.lock pins into Flink (checked against their sha256 by the
 // native stack and by the image's build).
+// nativeJVMs are the native stack's Java processes as /proc shows them:
+// each one's Java release and -Xmx. A service that is not running, or
+// not a JVM, has no line.
+func nativeJVMs(dir string) []record.JVM {
+	lay, err := native.NewLayout(dir)
+	if err != nil {
+		return nil
+	}
+	st, err := lay.ReadStatus()
+	if err != nil {
+		return nil
+	}
+	var out []record.JVM
+	for _, s := range st.Services {
+		if s.PID == 0 {
+			continue
+		}
+		jp, err := native.ReadJavaProcess(s.PID)
+		if err != nil {
+			continue
+		}
+		out = append(out, record.JVM{Service: s.Name, Version: jp.Release, Heap: jp.HeapText(),
+			Source: "the process's JDK release file and its -Xmx, from /proc"})
+	}
+	return out
+}
+
 func faceVersions(dir string, isNative bool) []record.Version {
 	var out []record.Version
 	if isNative {
 		if lay, err := native.NewLayout(dir); err == nil {
 			if st, err := lay.ReadStatus(); err == nil {
 				for _, s := range st.Services {
-					if s.Version != "" {
+					switch {
+					case strings.HasPrefix(s.Version, native.LabgenVersionPrefix):
+						out = append(out, record.Version{Name: s.Name, Version: s.Version, Source: "the labgen binary the native stack started it from"})
+					case s.Version != "":
 						out = append(out, record.Version{Name: s.Name, Version: s.Version, Source: "the jar on its class path"})
 					}
 				}

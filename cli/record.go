@@ -108,6 +108,11 @@ func publishRecords(env *Env, paths []string, out string) error {
 			return err
 		}
 		rs = append(rs, r)
+		// A development build names no code a reader can get back; the
+		// page says so in its head, and the publisher hears it now.
+		if record.DevBuild(r.Labgen) {
+			fmt.Fprintf(env.Stderr, "labgen record publish: warning: record %s was made by labgen %s\n", r.ID, r.LabgenText())
+		}
 	}
 	files, err := publish.Write(out, rs)
 	for _, f := range files {

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/labgen/labgen/runtime/compose"
+	"github.com/labgen/labgen/runtime/hostinfo"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/query"
 	"github.com/labgen/labgen/runtime/record"
@@ -284,8 +285,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	// A run asks the engines what ran (versions, Flink's settings); smoke
 	// and batch, quick checks, do not.
 	opt := runner.Options{Lab: lab, Endpoints: endpoints, Experiments: rc.experiments, Resume: rc.resume,
-		SubmitJobs: submit, Version: Version, Command: "labgen " + name + " " + dir,
-		Progress: prog, Stack: rf.stack, StackExits: rf.exits, Versions: rf.versions, Provenance: name == "run",
+		SubmitJobs: submit, Version: Version, Command: env.commandLine(),
+		Where: hostinfo.Where(env.Environ), Host: hostinfo.Host(hostinfo.Linux),
+		Progress: prog, Stack: rf.stack, StackExits: rf.exits, Versions: rf.versions, JVMs: rf.jvms, Provenance: name == "run",
 		Controls: rc.controls, ControlCap: rc.controlCap}
 	if rf.services != nil {
 		opt.Compose = rf.services

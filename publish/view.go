@@ -135,10 +135,10 @@ func head(r *record.Record) []headRow {
 	if r.Ended != nil {
 		add("Ended", fmt.Sprintf("%s (%s)", stamp(*r.Ended), record.Duration(r.Ended.Sub(r.Started).Milliseconds())))
 	}
-	for _, s := range r.Sessions {
-		add("Run", fmt.Sprintf("%s %s: %s", stamp(s.Started), s.Command, s.Status))
+	for _, row := range r.RunRows() {
+		add(row.Label, row.Value)
 	}
-	add("labgen", r.Labgen)
+	add("labgen", r.LabgenText())
 	add("Seed", fmt.Sprint(r.Seed))
 	for _, x := range r.Variables {
 		val := compact(x.Value)

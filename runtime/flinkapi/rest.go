@@ -1,8 +1,10 @@
 package flinkapi
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -538,4 +540,65 @@ func (c *Client) JobConfig(ctx context.Context, id string) (*JobConfig, error) {
 		jc.CheckpointTimeout = time.Duration(cc.Timeout) * time.Millisecond
 	}
 	return jc, nil
+}
+
+// JVM is what Flink says of one of its JVMs: the JobManager's release
+// and options (GET /jobmanager/environment), a TaskManager's maximum
+// heap (GET /taskmanagers/{id}).
+type JVM struct {
+	// Process is "jobmanager" or "taskmanager <id>".
+	Process string
+	// Version is the Java release ("" where Flink does not say it: a
+	// TaskManager's).
+	Version string
+	// HeapMax is the maximum heap in bytes (0 when not said); Xmx is the
+	// JobManager's -Xmx option as given.
+	HeapMax int64
+	Xmx     string
+}
+
+// JVMs asks Flink about the JobManager's JVM and every TaskManager's
+// heap. A part that does not answer is left out; the error is the
+// first one met.
+func (c *Client) JVMs(ctx context.Context) ([]JVM, error) {
+	var out []JVM
+	var firstErr error
+	var env struct {
+		JVM struct {
+			Version string   `json:"version"`
+			Options []string `json:"options"`
+		} `json:"jvm"`
+	}
+	if err := c.do(ctx, "GET", c.REST, "/jobmanager/environment", nil, &env); err != nil {
+		firstErr = err
+	} else {
+		jm := JVM{Process: "jobmanager", Version: env.JVM.Version}
+		for _, o := range env.JVM.Options {
+			if strings.HasPrefix(o, "-Xmx") {
+				jm.Xmx = o
+			}
+		}
+		out = append(out, jm)
+	}
+	var tms struct {
+		TaskManagers []struct {
+			ID string `json:"id"`
+		} `json:"taskmanagers"`
+	}
+	if err := c.do(ctx, "GET", c.REST, "/taskmanagers", nil, &tms); err != nil {
+		return out, cmp.Or(firstErr, err)
+	}
+	for _, tm := range tms.TaskManagers {
+		var d struct {
+			Metrics struct {
+				HeapMax int64 `json:"heapMax"`
+			} `json:"metrics"`
+		}
+		if err := c.do(ctx, "GET", c.REST, "/taskmanagers/"+url.PathEscape(tm.ID), nil, &d); err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		out = append(out, JVM{Process: "taskmanager " + tm.ID, HeapMax: d.Metrics.HeapMax})
+	}
+	return out, firstErr
 }

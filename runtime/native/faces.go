@@ -69,7 +69,7 @@ type planner struct {
 	lay      Layout
 	ports    Ports
 	files    render.Files
-	labgen   string
+	self     Labgen
 	progress func(string)
 
 	// chdb waits for the chdb virtualenv Prepare started making.
@@ -175,11 +175,12 @@ func (b *planner) taskmanagers() ([]Service, error) {
 // producer writes the lab's source database.
 func (b *planner) producer() ([]Service, error) {
 	return []Service{{
-		Name:   "producer",
-		Argv:   []string{b.labgen, "produce", b.lab.Dir},
-		Reads:  producerReads(b.lab.Lab),
-		Health: Probe{Func: func(context.Context) error { return nil }},
-		Memory: "≈30m",
+		Name:    "producer",
+		Argv:    []string{b.self.Path, "produce", b.lab.Dir},
+		Version: b.self.version(),
+		Reads:   producerReads(b.lab.Lab),
+		Health:  Probe{Func: func(context.Context) error { return nil }},
+		Memory:  "≈30m",
 	}}, nil
 }
 
@@ -187,11 +188,12 @@ func (b *planner) producer() ([]Service, error) {
 func (b *planner) console() ([]Service, error) {
 	addr := "127.0.0.1:" + strconv.Itoa(b.ports.Console)
 	return []Service{{
-		Name:   "console",
-		Argv:   []string{b.labgen, "console", b.lab.Dir, "--listen", addr},
-		Reads:  consoleReads(b.lab.Lab),
-		Health: httpProbe("console", "http://"+addr, 0),
-		Memory: "≈30m",
+		Name:    "console",
+		Argv:    []string{b.self.Path, "console", b.lab.Dir, "--listen", addr},
+		Version: b.self.version(),
+		Reads:   consoleReads(b.lab.Lab),
+		Health:  httpProbe("console", "http://"+addr, 0),
+		Memory:  "≈30m",
 	}}, nil
 }
 
@@ -230,19 +232,32 @@ func (b *planner) services(p *Plan) error {
 // With no control on it passes every byte at once.
 func (b *planner) linkProxy() Service {
 	api := "127.0.0.1:" + strconv.Itoa(b.ports.LinkProxyAPI)
-	argv := []string{b.labgen, "linkproxy", "--api", api}
+	argv := []string{b.self.Path, "linkproxy", "--api", api}
 	for _, name := range b.lab.Lab.LatencyLinks() {
 		if name == schemas.LinkMySQLFlink {
 			argv = append(argv, "--link", fmt.Sprintf("%s=127.0.0.1:%d>127.0.0.1:%d", name, b.ports.LinkMySQLFlink, b.ports.MySQL))
 		}
 	}
 	return Service{
-		Name:   LinkProxyService,
-		Argv:   argv,
-		Health: Probe{HTTP: "http://" + api + "/version"},
-		Memory: "≈20m",
+		Name:    LinkProxyService,
+		Argv:    argv,
+		Health:  Probe{HTTP: "http://" + api + "/version"},
+		Memory:  "≈20m",
+		Version: b.self.version(),
 	}
 }
+
+// version is the Version of a service labgen itself runs.
+func (l Labgen) version() string {
+	if l.Version == "" {
+		return ""
+	}
+	return LabgenVersionPrefix + l.Version
+}
+
+// LabgenVersionPrefix begins the Version of a service labgen itself runs
+// ("labgen v0.9.0").
+const LabgenVersionPrefix = "labgen "
 
 // LinkProxyService is the native service that holds the slowed links.
 const LinkProxyService = "linkproxy"

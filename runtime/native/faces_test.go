@@ -50,7 +50,7 @@ func TestPrepareFollowsTheRegistry(t *testing.T) {
 	lab := renderedOrders(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	p, err := Prepare(ctx, lab, "labgen", func(s string) { t.Log(s) })
+	p, err := Prepare(ctx, lab, Labgen{Path: "labgen"}, func(s string) { t.Log(s) })
 	if err != nil {
 		t.Fatal(err)
 	}

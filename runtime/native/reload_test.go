@@ -187,7 +187,7 @@ func TestReplanOfAVariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Prepare(ctx, lab, "labgen", func(s string) { t.Log(s) })
+		p, err := Prepare(ctx, lab, Labgen{Path: "labgen"}, func(s string) { t.Log(s) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -72,12 +72,17 @@ func PortsOf(lab *labdir.Lab) Ports {
 	return p
 }
 
+// Labgen is the labgen executable the stack's own services run as, and
+// its version: a record names it, since a rebuilt labgen does not change
+// a producer already running.
+type Labgen struct{ Path, Version string }
+
 // Prepare plans the native stack of a rendered lab: it renders the native
 // face into .native/face, resolves what the engines need (Maven jars
 // checked against labgen.lock, the chdb virtualenv; downloads the first
-// time, with progress) and describes every service. labgen is the
-// executable the producer and the console run as.
-func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(string)) (*Plan, error) {
+// time, with progress) and describes every service. self is the labgen
+// executable the producer, the console and the link proxy run as.
+func Prepare(ctx context.Context, lab *labdir.Lab, self Labgen, progress func(string)) (*Plan, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -99,7 +104,7 @@ func Prepare(ctx context.Context, lab *labdir.Lab, labgen string, progress func(
 		defer mu.Unlock()
 		progress(s)
 	}
-	b := &planner{ctx: ctx, lab: lab, lay: lay, ports: ports, files: files, labgen: labgen, progress: say}
+	b := &planner{ctx: ctx, lab: lab, lay: lay, ports: ports, files: files, self: self, progress: say}
 	if lab.Lab.Stack.ClickHouse != nil {
 		done := make(chan struct{})
 		var python string

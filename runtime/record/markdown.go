@@ -54,14 +54,10 @@ func Markdown(r *Record) []byte {
 	if r.Ended != nil {
 		head = append(head, []string{"Ended", fmt.Sprintf("%s (%s)", stamp(*r.Ended), Duration(r.Ended.Sub(r.Started).Milliseconds()))})
 	}
-	if len(r.Sessions) > 1 {
-		var ss []string
-		for _, s := range r.Sessions {
-			ss = append(ss, fmt.Sprintf("%s %s", stamp(s.Started), s.Status))
-		}
-		head = append(head, []string{"Runs", strings.Join(ss, "; ")})
+	for _, row := range r.RunRows() {
+		head = append(head, []string{row.Label, row.Value})
 	}
-	head = append(head, []string{"labgen", r.Labgen})
+	head = append(head, []string{"labgen", r.LabgenText()})
 	head = append(head, []string{"Seed", fmt.Sprint(r.Seed)})
 	var vars []string
 	for _, v := range r.Variables {

@@ -72,6 +72,9 @@ type Record struct {
 	// engine, read from the jar on its class path, or pinned by
 	// labgen.lock.
 	Versions []Version `json:"versions,omitempty"`
+	// JVMs are the stack's Java processes, each with its release and heap
+	// (experiment texts about memory depend on the heap).
+	JVMs []JVM `json:"jvms,omitempty"`
 	// Settings are the engine settings the experiments' outcomes depend
 	// on (checkpointing, restarts, slots), as the engine reported them.
 	Settings  []Setting  `json:"settings,omitempty"`
@@ -187,7 +190,40 @@ type Session struct {
 	Started time.Time  `json:"started"`
 	Ended   *time.Time `json:"ended,omitempty"`
 	Status  string     `json:"status"`
-	Command string     `json:"command,omitempty"`
+	// Command is the command line as typed (os.Args, shell-quoted);
+	// records before 2026-12-07 hold one labgen made up ("labgen run DIR").
+	Command string `json:"command,omitempty"`
+	// Where says whether the session ran in CI (which, and its run's
+	// address where the environment gives one) or on someone's machine.
+	Where string `json:"where,omitempty"`
+	// Host is the machine the session ran on.
+	Host *Host `json:"host,omitempty"`
+}
+
+// Host is what a reader needs of the machine to weigh the run's figures:
+// CPU shares and heaps mean little without the cores and memory behind
+// them.
+type Host struct {
+	Cores int `json:"cores"`
+	// MemoryBytes is the machine's memory (MemTotal).
+	MemoryBytes int64  `json:"memory_bytes,omitempty"`
+	OS          string `json:"os,omitempty"`
+	Kernel      string `json:"kernel,omitempty"`
+	Arch        string `json:"arch"`
+}
+
+// JVM is one Java process of the stack: its Java release and heap, as
+// the process itself or its command line said.
+type JVM struct {
+	// Service is the stack's service ("taskmanager").
+	Service string `json:"service"`
+	// Version is the Java release ("17.0.13"), or "not known: why".
+	Version string `json:"version"`
+	// Heap is the maximum heap ("512 MiB (-Xmx512m)"), or "" when not
+	// known.
+	Heap string `json:"heap,omitempty"`
+	// Source says how both were known.
+	Source string `json:"source"`
 }
 
 // Experiment is one experiment and its finished steps.

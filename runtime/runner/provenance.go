@@ -35,6 +35,16 @@ var flinkSettings = []string{
 	"slot.request.timeout",
 	"heartbeat.timeout",
 	"heartbeat.interval",
+	// How stale a metric read through the REST API may be: the job
+	// metrics a step shows are at most this old.
+	"metrics.fetcher.update-interval",
+}
+
+// flinkDefaults are the values Flink uses for the settings above that
+// its configuration leaves unset (GET /jobmanager/config lists only what
+// was set), so a record says what was in force.
+var flinkDefaults = map[string]string{
+	"metrics.fetcher.update-interval": "10000",
 }
 
 // provenance records what ran: each engine's version as the engine
@@ -94,6 +104,38 @@ func (r *Runner) provenance(ctx context.Context) {
 		r.flinkSettings(ctx)
 	}
 	r.rec.Versions = versions
+	r.rec.JVMs = append([]record.JVM(nil), r.opt.JVMs...)
+	if len(r.rec.JVMs) == 0 && r.flink != nil && r.opt.Endpoints.Flink != "" {
+		r.rec.JVMs = r.flinkJVMs(ctx)
+	}
+}
+
+// flinkJVMs are Flink's JVMs as its REST API tells them, for a face that
+// cannot look at the processes (compose, Kubernetes): the JobManager's
+// release and -Xmx, each TaskManager's maximum heap.
+func (r *Runner) flinkJVMs(ctx context.Context) []record.JVM {
+	jvms, err := r.flink.JVMs(ctx)
+	var out []record.JVM
+	for _, j := range jvms {
+		row := record.JVM{Service: j.Process, Version: j.Version}
+		switch {
+		case j.Xmx != "":
+			row.Heap, row.Source = j.Xmx, "asked: GET /jobmanager/environment"
+		case j.HeapMax > 0:
+			row.Heap = fmt.Sprintf("%.0f MiB (heapMax)", float64(j.HeapMax)/(1<<20))
+			row.Source = "asked: GET /taskmanagers/{id}"
+		default:
+			row.Source = "asked: GET /jobmanager/environment"
+		}
+		if row.Version == "" {
+			row.Version = "not known: Flink does not say a TaskManager's Java release"
+		}
+		out = append(out, row)
+	}
+	if err != nil {
+		out = append(out, record.JVM{Service: "Flink", Version: "not known: " + short200(oneLine(err.Error())), Source: "asked: GET /jobmanager/environment, /taskmanagers"})
+	}
+	return out
 }
 
 // flinkSettings records the cluster's settings and each running
@@ -106,6 +148,8 @@ func (r *Runner) flinkSettings(ctx context.Context) {
 	for _, k := range flinkSettings {
 		if v, ok := cfg[k]; ok {
 			r.rec.Settings = append(r.rec.Settings, record.Setting{Of: "Flink cluster", Name: k, Value: v, Source: "GET /jobmanager/config"})
+		} else if d, ok := flinkDefaults[k]; ok && err == nil {
+			r.rec.Settings = append(r.rec.Settings, record.Setting{Of: "Flink cluster", Name: k, Value: d, Source: "Flink's default (not set)"})
 		}
 	}
 	jobs := append([]record.Job(nil), r.rec.Jobs...)

@@ -65,7 +65,10 @@ type Options struct {
 	// Versions are what the face knows ran (jars on class paths,
 	// labgen.lock); with Provenance the run adds what it asks the
 	// engines (their versions, Flink's settings) before the experiments.
-	Versions   []record.Version
+	Versions []record.Version
+	// JVMs are the stack's Java processes as the face saw them (the
+	// native face reads /proc); without them the run asks Flink.
+	JVMs       []record.JVM
 	Provenance bool
 	// Controls runs each experiment again under every negative control
 	// its expectations name, and records their verdicts; ControlCap
@@ -76,8 +79,12 @@ type Options struct {
 	SubmitJobs bool
 	Progress   Progress
 	Version    string
-	Command    string
-	Limits     record.Limits
+	// Command is the command line as typed; Where and Host say where it
+	// ran (each session of a record keeps its own).
+	Command string
+	Where   string
+	Host    *record.Host
+	Limits  record.Limits
 	// Now is the clock (tests).
 	Now func() time.Time
 	// ID names a new record (default: time and random suffix).
@@ -246,7 +253,7 @@ func (r *Runner) newRecord(selected []string) *record.Record {
 		Lab:  record.Lab{Name: r.lab.Name, Title: r.lab.Title, Hash: r.opt.Lab.Hash()},
 		Seed: r.lab.Seed, Labgen: r.opt.Version, Limits: r.opt.Limits,
 		Selected: selected, Started: now,
-		Sessions: []record.Session{{Started: now, Status: record.RunRunning, Command: r.opt.Command}},
+		Sessions: []record.Session{r.session(now)},
 	}
 	for _, v := range r.lab.Variables {
 		rec.Variables = append(rec.Variables, record.Variable{Name: v.Name, Value: v.Value, Source: v.Source})
@@ -321,7 +328,7 @@ func (r *Runner) resume(path string) error {
 	}
 	rec.Status = record.RunRunning
 	rec.Ended = nil
-	rec.Sessions = append(rec.Sessions, record.Session{Started: now, Status: record.RunRunning, Command: r.opt.Command})
+	rec.Sessions = append(rec.Sessions, r.session(now))
 	return nil
 }
 
@@ -608,4 +615,10 @@ func (r *Runner) closeEngines() {
 		_ = e.Close()
 	}
 	r.engines = map[string]query.Engine{}
+}
+
+// session is the record's entry for this run: when, what was typed,
+// where and on what machine.
+func (r *Runner) session(now time.Time) record.Session {
+	return record.Session{Started: now, Status: record.RunRunning, Command: r.opt.Command, Where: r.opt.Where, Host: r.opt.Host}
 }

@@ -1,0 +1,114 @@
+package native
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// JavaProcess is what a running JVM's /proc entries say of it: its Java
+// release (from the release file of the JDK its executable belongs to)
+// and its maximum heap (its last -Xmx flag).
+type JavaProcess struct {
+	// Release is JAVA_RUNTIME_VERSION, else JAVA_VERSION ("17.0.15").
+	Release string
+	// Heap is the -Xmx flag as given ("-Xmx536870902"); "" when the
+	// command line sets none (the JVM's default, a quarter of memory).
+	Heap string
+	// HeapBytes is the heap the flag asks for (0 without one).
+	HeapBytes int64
+}
+
+// procRoot is where /proc is (tests point it elsewhere).
+var procRoot = "/proc"
+
+// ReadJavaProcess reads the JVM of process pid. It fails when the
+// process is gone or its executable is not a JDK's java.
+func ReadJavaProcess(pid int) (JavaProcess, error) {
+	var jp JavaProcess
+	dir := filepath.Join(procRoot, strconv.Itoa(pid))
+	exe, err := os.Readlink(filepath.Join(dir, "exe"))
+	if err != nil {
+		return jp, err
+	}
+	if filepath.Base(exe) != "java" {
+		return jp, fmt.Errorf("process %d runs %s, not java", pid, exe)
+	}
+	// …/bin/java → …/release, as every JDK since 9 ships it.
+	rel, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(exe)), "release"))
+	if err != nil {
+		return jp, fmt.Errorf("the JDK of %s has no release file: %w", exe, err)
+	}
+	vals := releaseValues(rel)
+	jp.Release = vals["JAVA_RUNTIME_VERSION"]
+	if jp.Release == "" {
+		jp.Release = vals["JAVA_VERSION"]
+	}
+	if jp.Release == "" {
+		return jp, fmt.Errorf("the release file of %s names no Java version", exe)
+	}
+	cmdline, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+	if err != nil {
+		return jp, err
+	}
+	for _, arg := range strings.Split(string(cmdline), "\x00") {
+		if v, ok := strings.CutPrefix(arg, "-Xmx"); ok {
+			if n, ok := javaSize(v); ok {
+				jp.Heap, jp.HeapBytes = arg, n
+			}
+		}
+	}
+	return jp, nil
+}
+
+// releaseValues reads a JDK's release file (KEY="value" lines).
+func releaseValues(b []byte) map[string]string {
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if ok {
+			out[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return out
+}
+
+// javaSize reads a JVM size flag's value: bytes, or with k, m, g or t
+// (either case), as java reads -Xmx.
+func javaSize(s string) (int64, bool) {
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult = 1 << 10
+		case 'm', 'M':
+			mult = 1 << 20
+		case 'g', 'G':
+			mult = 1 << 30
+		case 't', 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			s = s[:n-1]
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n * mult, true
+}
+
+// HeapText is the heap as a record shows it: "512 MiB (-Xmx512m)", or
+// what stands instead of a flag.
+func (jp JavaProcess) HeapText() string {
+	if jp.Heap == "" {
+		return "the JVM's default (no -Xmx)"
+	}
+	return fmt.Sprintf("%.0f MiB (%s)", float64(jp.HeapBytes)/(1<<20), jp.Heap)
+}

@@ -1,0 +1,67 @@
+package native
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A real JVM started as the supervisor starts one: its release from the
+// JDK's release file, its heap from its last -Xmx flag.
+func TestReadJavaProcess(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Sleep.java")
+	if err := os.WriteFile(src, []byte("class Sleep { public static void main(String[] a) throws Exception { Thread.sleep(60000); } }"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(java, "-Xmx64m", "-Xmx96m", "-XX:+UseSerialGC", src)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	var jp JavaProcess
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if jp, err = ReadJavaProcess(cmd.Process.Pid); err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(java, "-XshowSettings:properties", "-version").CombinedOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// java.runtime.version is JAVA_RUNTIME_VERSION of the release file.
+	if !strings.Contains(string(out), "java.runtime.version = "+jp.Release+"\n") {
+		t.Errorf("release %q is not java's own runtime version:\n%s", jp.Release, out)
+	}
+	if jp.Heap != "-Xmx96m" || jp.HeapBytes != 96<<20 || jp.HeapText() != "96 MiB (-Xmx96m)" {
+		t.Errorf("heap %+v %q", jp, jp.HeapText())
+	}
+	// This test's own process is not a JVM.
+	if _, err := ReadJavaProcess(os.Getpid()); err == nil || !strings.Contains(err.Error(), "not java") {
+		t.Errorf("a Go process read as a JVM: %v", err)
+	}
+}
+
+func TestJavaSize(t *testing.T) {
+	for in, want := range map[string]int64{"536870902": 536870902, "512m": 512 << 20, "2G": 2 << 30, "64k": 64 << 10} {
+		if got, ok := javaSize(in); !ok || got != want {
+			t.Errorf("javaSize(%q) = %d %v, want %d", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "m", "x1", "-5m"} {
+		if _, ok := javaSize(bad); ok {
+			t.Errorf("javaSize(%q) accepted", bad)
+		}
+	}
+}
