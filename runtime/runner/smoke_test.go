@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/labgen/labgen/runtime/labdir"
+	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
 
@@ -52,6 +53,35 @@ func TestSmokePlan(t *testing.T) {
 	for _, want := range []string{"MySQL answers", "ClickHouse answers", "Kafka answers", "Flink JobManager answers"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("labgen smoke lacks %q", want)
+		}
+	}
+}
+
+// TestSmokeTextsMatchTheFace: a record's smoke checks speak of the face
+// that ran: compose's job-submitter only on compose, never on the native
+// stack or Kubernetes, which have no such service.
+func TestSmokeTextsMatchTheFace(t *testing.T) {
+	lab, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	dir, _ := renderLab(t, lab)
+	l, err := labdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, face := range []string{"compose", "native", "kubernetes"} {
+		r, err := New(Options{Lab: l, Endpoints: l.Endpoints(nil), Version: "test", Stack: &record.Stack{Face: face}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		for _, c := range r.smokePlan() {
+			text.WriteString(c.name + "\n")
+		}
+		says := strings.Contains(text.String(), "job-submitter") || strings.Contains(text.String(), "stream-lab compose")
+		if says != (face == "compose") {
+			t.Errorf("%s: the smoke checks speak of compose's job-submitter: %v\n%s", face, says, text.String())
 		}
 	}
 }
