@@ -318,17 +318,8 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		fmt.Fprintf(env.Stdout, "Controls: %s.\n", line)
 	}
 	fmt.Fprintf(env.Stdout, "%s\n", md)
-	if rec.Failed() {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d step(s) and %d job submission(s) failed; their errors are in the record", c.Errors, c.JobErrors)}
-	}
-	if rc.strict && c.NotHeld > 0 {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) did not hold (--strict); the record says which", c.NotHeld)}
-	}
-	if n := rec.Blind(); rc.strict && n > 0 {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) held under a control that should break them: blind (--strict); the record's controls table says which", n)}
-	}
-	if un := rec.Unshown(); rc.strict && len(un) > 0 {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) not shown able to fail: under none of their controls was the condition false on a result that exists (--strict):\n  %s", len(un), strings.Join(un, "\n  "))}
+	if why := rec.Failure(rc.strict); why != "" {
+		return &exitError{code: ExitRunFailed, msg: why}
 	}
 	return nil
 }
