@@ -262,6 +262,34 @@ func (s *Set) Finish(at time.Time, interrupted bool) {
 // none (as Add was given them, or ReadSet read them).
 func (s *Set) Records() []*Record { return s.records }
 
+// SetGap is a run without a value of some measures, for one reason.
+type SetGap struct {
+	Run      int
+	Why      string
+	Measures []string
+}
+
+// Gaps are the measures runs have no value of, one entry per run and
+// reason (a run that left no record lacks every measure, once), in the
+// order of the runs.
+func (s *Set) Gaps() []SetGap {
+	var out []SetGap
+	at := map[SetMiss]int{}
+	for _, m := range s.Measures {
+		for _, x := range m.NotMeasured {
+			i, ok := at[x]
+			if !ok {
+				i = len(out)
+				at[x] = i
+				out = append(out, SetGap{Run: x.Run, Why: x.Why})
+			}
+			out[i].Measures = append(out[i].Measures, fmt.Sprintf("%02d %s", m.Number, m.Name))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Run < out[j].Run })
+	return out
+}
+
 // Failed are the runs that did not pass (failed or interrupted).
 func (s *Set) Failed() []SetRun {
 	var out []SetRun
@@ -533,7 +561,6 @@ func SetMarkdown(s *Set) []byte {
 	} else {
 		fmt.Fprintf(w, "Over the runs that measured each (N of %d), failed runs included: the median (of an even N, the mean of the middle two), the range, and each run's value in order (– where it has none).\n\n", len(s.Runs))
 		var rows [][]string
-		var missing []string
 		for _, m := range s.Measures {
 			med := "not measured"
 			if m.N > 0 {
@@ -548,13 +575,13 @@ func SetMarkdown(s *Set) []byte {
 				each = append(each, Measure{Value: v}.Text())
 			}
 			rows = append(rows, []string{fmt.Sprintf("%02d", m.Number), m.Title, med, m.Range(m.Unit), fmt.Sprintf("%d of %d", m.N, len(s.Runs)), strings.Join(each, ", ")})
-			for _, x := range m.NotMeasured {
-				missing = append(missing, fmt.Sprintf("- %02d `%s`, run %d: %s", m.Number, m.Name, x.Run, oneLine(x.Why)))
-			}
 		}
 		writeTable(w, []string{"exp", "measure", "median", "range", "N", "each run"}, rows, nil)
-		if len(missing) > 0 {
-			fmt.Fprintf(w, "\nNot measured:\n\n%s\n", strings.Join(missing, "\n"))
+		if gaps := s.Gaps(); len(gaps) > 0 {
+			fmt.Fprintf(w, "\nNot measured:\n\n")
+			for _, g := range gaps {
+				fmt.Fprintf(w, "- run %d, %s: %s\n", g.Run, strings.Join(g.Measures, ", "), oneLine(g.Why))
+			}
 		}
 	}
 

@@ -182,7 +182,7 @@ func TestSetKeepsFailedRuns(t *testing.T) {
 		"| 2 | [" + seedRecords[1] + "](" + seedRecords[1] + "/record.md) |",
 		"failed: 1 step(s) and 0 job submission(s) failed; their errors are in the record |",
 		"| 4 | (no record) ",
-		"- 01 `serving_lag`, run 4: the run left no record",
+		"- run 4, 01 serving_lag, 03 payment_to_clickhouse, 07 orders_per_s,",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("set.md lacks %q:\n%s", want, md)
