@@ -55,8 +55,9 @@ another's data.
 
 It publishes OUT_DIR/index.html: each measure of the experiments (their
 findings) per variant, as the median over its runs with the least and
-greatest value (as labgen run --repeat's set has them), and charted against the swept variable; each compare
-step's declared and observed distributions of every variant overlaid;
+greatest value (as labgen run --repeat's set has them), and charted
+against the swept variable; each compare step's declared and observed
+distributions of every variant overlaid;
 OUT_DIR/compare.html, the records side by side (measures, verdicts, the
 variables that differ); and one page per record (OUT_DIR/<variant>.html).
 
