@@ -190,7 +190,8 @@ func readRecord(path string) (*record.Record, error) {
 	return nil, &usageError{msg}
 }
 
-// recordsNear lists record directories (those with a record.json) where
+// recordsNear lists record directories (those with a record.json), and
+// sets of them (a set.json: labgen run --repeat), where
 // the user probably meant: path itself when it is a lab directory or a
 // records directory, else the directories above it, else out/*/records
 // under the working directory. Newest first (a record's id starts with its
@@ -204,8 +205,12 @@ func recordsNear(path string) (where string, recs []string) {
 		var out []string
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
-			if e.IsDir() && exists(filepath.Join(p, record.JSONName)) {
+			switch {
+			case !e.IsDir():
+			case exists(filepath.Join(p, record.JSONName)):
 				out = append(out, p)
+			case exists(filepath.Join(p, record.SetJSONName)):
+				out = append(out, p+" (a set of runs, labgen run --repeat)")
 			}
 		}
 		sort.Sort(sort.Reverse(sort.StringSlice(out)))
