@@ -35,7 +35,8 @@ func TestHints(t *testing.T) {
 
 // TestWrongPaths: a path that is not what the command reads is a usage
 // error (exit 2, not 3 "a run failed") that says what is there: the
-// records of the lab directory, the directory beside a misspelt one.
+// records (and sets of them) of the lab directory, the directory beside
+// a misspelt one.
 func TestWrongPaths(t *testing.T) {
 	tmp := t.TempDir()
 	for _, id := range []string{"20260101-100000-aaaa", "20260102-100000-bbbb"} {
@@ -47,8 +48,15 @@ func TestWrongPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	set := filepath.Join(tmp, "out", "records", "20260103-100000-cccc")
+	if err := os.MkdirAll(set, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(set, "set.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(tmp, "out")
-	newestFirst := "The records in DIR/out/records (newest first):\n  DIR/out/records/20260102-100000-bbbb\n  DIR/out/records/20260101-100000-aaaa\n"
+	newestFirst := "The records in DIR/out/records (newest first):\n  DIR/out/records/20260103-100000-cccc (a set of runs, labgen run --repeat)\n  DIR/out/records/20260102-100000-bbbb\n  DIR/out/records/20260101-100000-aaaa\n"
 	for _, args := range [][]string{
 		{"record", "show", filepath.Join(out, "records", "2026")},
 		{"record", "show", out},

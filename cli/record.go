@@ -19,12 +19,13 @@ import (
 func init() {
 	register(&command{
 		name:    "record",
-		args:    "show RECORD | diff A B | publish RECORD… -o|--out DIR",
+		args:    "show RECORD|SET | diff A B | publish RECORD…|SET -o|--out DIR",
 		summary: "show a lab record, compare two, or publish records as HTML",
 		help: `
 record show RECORD prints a lab record as Markdown (the record.md a run
 writes, rendered again from record.json). RECORD is a record's directory or
-its record.json.
+its record.json; a set's directory (labgen run --repeat) prints the set:
+its set.md, rendered again from set.json.
 
 record diff A B compares two records of the same lab: which experiments and
 steps ran and how each ended, their measures (the findings), the values
@@ -45,13 +46,17 @@ under its negative controls. With several records of one lab it adds
 compare.html (also index.html): per experiment each expectation's verdict
 and the measures and other measured figures side by side, the variables that differ, and the
 changing quantities overlaid; never random IDs. The pages load nothing from the network, print, and read on a
-phone.
+phone. A set's directory (labgen run --repeat), published alone, writes
+the set's page, index.html (each measure's median, range and N, each
+expectation's held count, every run with its status), each run's page
+and compare.html.
 
 Examples:
   labgen record show out/orders/records/20261129-100000-ab12
   labgen record diff out/orders/records/A out/orders/records/B
   labgen record publish out/orders/records/A -o site
-  labgen record publish out/orders/records/A out/orders-fast/records/B -o site`,
+  labgen record publish out/orders/records/A out/orders-fast/records/B -o site
+  labgen record publish out/orders/records/SET -o site`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			out := fs.String("o", "", "record publish: the `DIR` to write the pages into")
 			fs.StringVar(out, "out", "", "the same as -o `DIR`")
@@ -66,6 +71,14 @@ Examples:
 				case "show":
 					if len(args) != 2 {
 						return usagef("record show takes one record")
+					}
+					if record.IsSet(args[1]) {
+						s, err := record.ReadSet(args[1])
+						if err != nil {
+							return err
+						}
+						_, err = env.Stdout.Write(record.SetMarkdown(s))
+						return err
 					}
 					r, err := readRecord(args[1])
 					if err != nil {
@@ -101,6 +114,23 @@ func publishRecords(env *Env, paths []string, out string) error {
 	if len(paths) == 0 || out == "" {
 		return usagef("record publish takes one or more records and -o DIR")
 	}
+	for _, p := range paths {
+		if !record.IsSet(p) {
+			continue
+		}
+		if len(paths) > 1 {
+			return usagef("%s is a set of runs (%s): a set is published alone, its page and each run's page (labgen record publish %s -o DIR)", p, record.SetJSONName, p)
+		}
+		s, err := record.ReadSet(p)
+		if err != nil {
+			return err
+		}
+		files, err := publish.WriteSet(out, s)
+		for _, f := range files {
+			fmt.Fprintln(env.Stdout, f)
+		}
+		return err
+	}
 	var rs []*record.Record
 	for _, p := range paths {
 		r, err := readRecord(p)
@@ -125,6 +155,22 @@ func publishRecords(env *Env, paths []string, out string) error {
 // record is the command line's mistake (exit 2), and the message lists the
 // records there are (of the lab directory named, or beside the path).
 func readRecord(path string) (*record.Record, error) {
+	if record.IsSet(path) {
+		msg := fmt.Sprintf("%s is a set of runs (%s), not one record", path, record.SetJSONName)
+		if s, err := record.ReadSet(path); err == nil {
+			dir := path
+			if filepath.Base(path) == record.SetJSONName {
+				dir = filepath.Dir(path)
+			}
+			msg = fmt.Sprintf("%s is a set of %d runs (%s), not one record; its records:", path, len(s.Runs), record.SetJSONName)
+			for _, r := range s.Runs {
+				if r.Dir != "" {
+					msg += "\n  " + filepath.Join(dir, r.Dir)
+				}
+			}
+		}
+		return nil, &usageError{msg}
+	}
 	r, err := record.Read(path)
 	if err == nil {
 		return r, nil
@@ -149,7 +195,8 @@ func readRecord(path string) (*record.Record, error) {
 	return nil, &usageError{msg}
 }
 
-// recordsNear lists record directories (those with a record.json) where
+// recordsNear lists record directories (those with a record.json), and
+// sets of them (a set.json: labgen run --repeat), where
 // the user probably meant: path itself when it is a lab directory or a
 // records directory, else the directories above it, else out/*/records
 // under the working directory. Newest first (a record's id starts with its
@@ -163,8 +210,12 @@ func recordsNear(path string) (where string, recs []string) {
 		var out []string
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
-			if e.IsDir() && exists(filepath.Join(p, record.JSONName)) {
+			switch {
+			case !e.IsDir():
+			case exists(filepath.Join(p, record.JSONName)):
 				out = append(out, p)
+			case exists(filepath.Join(p, record.SetJSONName)):
+				out = append(out, p+" (a set of runs, labgen run --repeat)")
 			}
 		}
 		sort.Sort(sort.Reverse(sort.StringSlice(out)))

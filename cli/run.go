@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD] [--no-up] [--native | --kubernetes [--kubectl PATH]] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check | --check] " + endpointArgs,
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD | --repeat N] [--no-up] [--native | --kubernetes [--kubectl PATH]] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check | --check] " + endpointArgs,
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -107,13 +107,32 @@ runs'; what happened under each control is in the record's Controls
 section. A control costs its experiments' capped run time plus a job
 submitted again (a minute or two).
 
+--repeat N runs the experiments N times, one run after another on the
+stack brought up (and checked, and its jobs submitted) once: a reader
+can cite a set, not a single run. Each run is a full record of its own,
+OUT/records/<set>/<set>-1 … -N, and beside them set.json and set.md
+(rewritten after each run) say which lab (its lab.json hash) and labgen
+ran, every run in order with its status (a run that failed is kept and
+shown failed, and the next run starts), and per measure the median
+(of an even N, the mean of the middle two), the least and greatest
+value and how many runs measured it, per expectation in how many runs
+it held ("4/5") and which not. Data the earlier runs wrote stays in the
+tables, as in a sweep on one stack. labgen record show and record
+publish take the set's directory: its page opens with the measures and
+expectations and links each run's own page. The exit code comes after
+every run ran and the set is written: 3 when any run failed by the rule
+above (with --strict, the strict rule), as it would have alone. An
+interrupt ends the set where it is; a set is not resumed, so --repeat
+does not go with --resume.
+
 Examples:
   labgen run out/orders
   labgen run out/orders --experiment 3 --experiment trace_one_order
   labgen run out/orders --native
   labgen run out/orders --native --controls --strict
   labgen run out/orders --no-up --mysql 'mysql://reader:secret@10.0.0.5:3306/shop'
-  labgen run out/orders --resume out/orders/records/20261129-100000-ab12`,
+  labgen run out/orders --resume out/orders/records/20261129-100000-ab12
+  labgen run out/orders --native --experiment 3 --repeat 5 --strict`,
 		setup: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			var exps stringList
 			fs.Var(&exps, "experiment", "run only experiment `N|NAME` (repeatable)")
@@ -128,10 +147,14 @@ Examples:
 			labSrc := fs.String("lab", "", "the lab's source `LAB_DIR`, so that the engine check points at its lines")
 			controls := fs.Bool("controls", false, "run each experiment again under the negative controls its expectations name, and record whether each expectation was shown able to fail")
 			controlCap := fs.Duration("control-cap", runner.DefaultControlCap, "with --controls: the longest a wait or step may take while a control is on")
+			repeat := fs.Int("repeat", 0, "run the experiments `N` times on the stack brought up once, each run a record of its own, and write the set of them, set.json and set.md (default: one run, no set)")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("run takes one rendered lab directory")
+				}
+				if err := repeatFlag(fs, *repeat, *resume); err != nil {
+					return err
 				}
 				if *k8s && *nat {
 					return usagef("--kubernetes and --native exclude each other")
@@ -139,10 +162,25 @@ Examples:
 				if *kubectl != "" && !*k8s {
 					return usagef("--kubectl goes with --kubernetes")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, kubectl: *kubectl, strict: *strict, submit: true, check: !*noCheck, forceCheck: *forceCheck, source: *labSrc, controls: *controls, controlCap: *controlCap}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, kubectl: *kubectl, strict: *strict, submit: true, check: !*noCheck, forceCheck: *forceCheck, source: *labSrc, controls: *controls, controlCap: *controlCap, repeat: *repeat}, "run")
 			}
 		},
 	})
+}
+
+// repeatFlag checks --repeat: at least 1 when given, and not with
+// --resume (a set is new runs; --resume continues one record, and a set
+// is not continued).
+func repeatFlag(fs *flag.FlagSet, repeat int, resume string) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "repeat" })
+	switch {
+	case given && repeat < 1:
+		return usagef("--repeat %d: a set needs at least one run (--repeat N, N ≥ 1)", repeat)
+	case given && resume != "":
+		return usagef("--repeat starts a set of new runs and --resume continues one record: they do not go together (a set is not resumed; --resume a run of a set continues its own record, outside the set's figures)")
+	}
+	return nil
 }
 
 // stringList is a repeatable flag.
@@ -206,6 +244,9 @@ type runConfig struct {
 	forceCheck bool
 	// only replaces the lab's experiments (smoke, batch).
 	only *schemas.Experiment
+	// repeat > 0 runs the experiments that many times on the stack
+	// brought up once and writes a set of the runs (runSet).
+	repeat int
 }
 
 // runLab is labgen run (and smoke, batch): up, run, report.
@@ -294,6 +335,9 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	} else {
 		opt.ComposeErr = rf.servicesErr
 	}
+	if rc.repeat > 0 {
+		return runSet(ctx, env, dir, lab, opt, rc)
+	}
 	r, err := runner.New(opt)
 	if errors.Is(err, runner.ErrUsage) {
 		return usagef("%v", err)
@@ -320,17 +364,120 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 		fmt.Fprintf(env.Stdout, "Controls: %s.\n", line)
 	}
 	fmt.Fprintf(env.Stdout, "%s\n", md)
-	if rec.Failed() {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d step(s) and %d job submission(s) failed; their errors are in the record", c.Errors, c.JobErrors)}
+	if why := rec.Failure(rc.strict); why != "" {
+		return &exitError{code: ExitRunFailed, msg: why}
 	}
-	if rc.strict && c.NotHeld > 0 {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) did not hold (--strict); the record says which", c.NotHeld)}
+	return nil
+}
+
+// runSet is labgen run --repeat N, on the stack runLab brought up and
+// checked: N runs one after another, each a record of its own in the
+// set's directory (OUT/records/<set>/<set>-K), and set.json and set.md
+// beside them, written before the first run and again after each. A run
+// that fails is kept and the next one starts; an interrupt ends the set
+// where it is. Once every run ran and the set is written, the exit code
+// is 3 when any run failed by labgen run's rule (Record.Failure).
+func runSet(ctx context.Context, env *Env, dir string, lab *labdir.Lab, opt runner.Options, rc runConfig) error {
+	began := time.Now()
+	id := runner.NewID(began)
+	setDir := filepath.Join(lab.Dir, "records", id)
+	command := "labgen run " + dir
+	for _, e := range rc.experiments {
+		command += " --experiment " + e
 	}
-	if n := rec.Blind(); rc.strict && n > 0 {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) held under a control that should break them: blind (--strict); the record's controls table says which", n)}
+	command += fmt.Sprintf(" --repeat %d", rc.repeat)
+	if rc.controls {
+		command += " --controls"
 	}
-	if un := rec.Unshown(); rc.strict && len(un) > 0 {
-		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d expectation(s) not shown able to fail: under none of their controls was the condition false on a result that exists (--strict):\n  %s", len(un), strings.Join(un, "\n  "))}
+	if rc.strict {
+		command += " --strict"
+	}
+	set := record.NewSet(id, record.Lab{Name: lab.Lab.Name, Title: lab.Lab.Title, Hash: lab.Hash()}, Version, command, rc.repeat, rc.strict, began)
+	setMD := filepath.Join(setDir, record.SetMarkdownName)
+	interrupted := false
+	for k := 1; k <= rc.repeat; k++ {
+		if ctx.Err() != nil {
+			interrupted = true
+			break
+		}
+		left := ""
+		if k > 1 {
+			per := time.Since(began) / time.Duration(k-1)
+			if rest := (per * time.Duration(rc.repeat-k+1)).Round(time.Minute); rest > 0 {
+				left = fmt.Sprintf("; about %s left", rest)
+			}
+		}
+		fmt.Fprintf(env.Stderr, "\n== run %d of %d%s\n", k, rc.repeat, left)
+		o := opt
+		o.RecordsDir, o.ID, o.Command = setDir, fmt.Sprintf("%s-%d", id, k), fmt.Sprintf("%s (run %d of %d)", command, k, rc.repeat)
+		r, err := runner.New(o)
+		if err != nil {
+			if k == 1 {
+				// The same for every run (an unknown experiment): no set.
+				if errors.Is(err, runner.ErrUsage) {
+					return usagef("%v", err)
+				}
+				return err
+			}
+			fmt.Fprintf(env.Stderr, "Run %d of %d failed before it began: %v\n", k, rc.repeat, err)
+			if err := set.Add(nil, "", err); err != nil {
+				return err
+			}
+		} else {
+			if k == 1 {
+				if err := record.WriteSet(setDir, set); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stderr, "Set: %s\n", setMD)
+			}
+			fmt.Fprintf(env.Stderr, "Record: %s\n", filepath.Join(r.Dir(), record.MarkdownName))
+			rec, runErr := r.Run(ctx)
+			if err := set.Add(rec, filepath.Base(r.Dir()), runErr); err != nil {
+				return err
+			}
+		}
+		run := set.Runs[len(set.Runs)-1]
+		line := fmt.Sprintf("Run %d of %d: %s", k, rc.repeat, run.Status)
+		if run.Why != "" {
+			line += " (" + firstLine(run.Why) + ")"
+		}
+		if recs := set.Records(); recs[len(recs)-1] != nil {
+			line += ". " + recs[len(recs)-1].Count().Summary()
+		}
+		fmt.Fprintln(env.Stdout, line)
+		if err := record.WriteSet(setDir, set); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			interrupted = true
+			break
+		}
+	}
+	if len(set.Runs) == 0 {
+		return &exitError{code: ExitRunFailed, msg: "interrupted before the first run began"}
+	}
+	set.Finish(time.Now(), interrupted)
+	if err := record.WriteSet(setDir, set); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, set.Summary())
+	for _, m := range set.Measures {
+		fmt.Fprintf(env.Stdout, "  %02d %s: %s\n", m.Number, m.Name, m.Text(m.Unit))
+	}
+	fmt.Fprintln(env.Stdout, setMD)
+	if interrupted {
+		last := set.Runs[len(set.Runs)-1]
+		if last.Status != record.SetRunInterrupted || last.Dir == "" {
+			return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("interrupted after run %d of %d; the runs so far are in %s (a set is not resumed)", last.N, rc.repeat, setMD)}
+		}
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("interrupted in run %d of %d; the runs so far are in %s (a set is not resumed; labgen run %s --resume %s continues that run's own record, outside the set)", last.N, rc.repeat, setMD, dir, filepath.Join(setDir, last.Dir))}
+	}
+	if failed := set.Failed(); len(failed) > 0 {
+		var whys []string
+		for _, r := range failed {
+			whys = append(whys, fmt.Sprintf("run %d: %s", r.N, firstLine(r.Why)))
+		}
+		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d of %d run(s) failed; every run is in the set:\n  %s", len(failed), len(set.Runs), strings.Join(whys, "\n  "))}
 	}
 	return nil
 }

@@ -54,9 +54,10 @@ slower (about a minute to healthy per variant) but no variant sees
 another's data.
 
 It publishes OUT_DIR/index.html: each measure of the experiments (their
-findings) per variant, as the mean over its runs with the least and
-greatest value, and charted against the swept variable; each compare
-step's declared and observed distributions of every variant overlaid;
+findings) per variant, as the median over its runs with the least and
+greatest value (as labgen run --repeat's set has them), and charted
+against the swept variable; each compare step's declared and observed
+distributions of every variant overlaid;
 OUT_DIR/compare.html, the records side by side (measures, verdicts, the
 variables that differ); and one page per record (OUT_DIR/<variant>.html).
 

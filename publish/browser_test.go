@@ -44,10 +44,11 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// TestBrowser renders every published page in headless Chromium, on a
-// desktop and a phone width: no request but the page itself, no console
-// error, a screenshot that is not blank, and each chart's SVG draws as
-// many series (distinct palette colours) as its figure says.
+// TestBrowser renders every published page (a set's too) in headless
+// Chromium, on a desktop and a phone width: no request but the page
+// itself, no console error, a screenshot that is not blank, and each
+// chart's SVG draws as many series (distinct palette colours) as its
+// figure says.
 func TestBrowser(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
@@ -56,6 +57,24 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	more, err := Write(filepath.Join(dir, "orders"), []*record.Record{load(t, "orders")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, more...)
+	// A set of the two sampled runs, with a measure: its page
+	// (index.html), each run's and the comparison.
+	var runs []*record.Record
+	for i, r := range []*record.Record{load(t, "sampled"), variant(t)} {
+		lag := 2.5 + float64(i)
+		r.Experiments[0].Measures = []record.Measure{{Name: "lag", Title: "payment → ClickHouse", Unit: "s", Value: &lag}}
+		runs = append(runs, r)
+	}
+	set, err := record.SetOf("set", runs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setDir := filepath.Join(dir, "set")
+	more, err = WriteSet(setDir, set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +116,8 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 
 	for _, f := range files {
-		if filepath.Base(f) == "index.html" {
-			continue
+		if filepath.Base(f) == "index.html" && filepath.Dir(f) != setDir {
+			continue // the same page as compare.html
 		}
 		for _, width := range []int64{1280, 390} {
 			name := strings.TrimSuffix(filepath.Base(f), ".html")
@@ -153,8 +172,9 @@ func TestBrowser(t *testing.T) {
 // change (checkpoints, vertex 1's records out) and the time to running
 // (its job state, RUNNING throughout, and vertex 2, 0 throughout, are
 // lines of text); the real seed-lab record samples nothing but has its
-// time to running; the comparison overlays the two quantities.
-var wantCharts = map[string]int{"20261130-220756-339e": 3, "20261130-220756-339e-b": 3, "compare": 2, "20261130-214026-ac7a": 1}
+// time to running; the comparison overlays the two quantities; a set's
+// page (index) draws none.
+var wantCharts = map[string]int{"20261130-220756-339e": 3, "20261130-220756-339e-b": 3, "compare": 2, "20261130-214026-ac7a": 1, "index": 0}
 
 type figure struct {
 	Title     string `json:"title"`

@@ -127,6 +127,46 @@ func Write(dir string, rs []*record.Record) ([]string, error) {
 			return nil, err
 		}
 	}
+	w, err := newPageWriter(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	for i, r := range rs {
+		b, err := Page(r)
+		if err != nil {
+			return w.written, fmt.Errorf("record %s: %w", r.ID, err)
+		}
+		if err := w.put(names[i]+".html", b); err != nil {
+			return w.written, err
+		}
+	}
+	if len(rs) > 1 {
+		b, err := Comparison(rs, names)
+		if err != nil {
+			return w.written, err
+		}
+		if err := w.put("compare.html", b); err != nil {
+			return w.written, err
+		}
+		if err := w.put("index.html", b); err != nil {
+			return w.written, err
+		}
+	}
+	return w.written, nil
+}
+
+// pageWriter writes pages into a directory and nowhere else: a page's
+// name must be a plain file name (pageNames made it so; IsLocal says so
+// again where the path is made), and a symbolic link in the directory
+// that leads out of it is an error, not followed (os.Root).
+type pageWriter struct {
+	dir     string
+	root    *os.Root
+	written []string
+}
+
+func newPageWriter(dir string) (*pageWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -134,43 +174,21 @@ func Write(dir string, rs []*record.Record) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	var written []string
-	put := func(name string, b []byte) error {
-		// pageNames made name a plain file name; IsLocal says so again
-		// where the path is made.
-		if !filepath.IsLocal(name) {
-			return fmt.Errorf("refusing to write %q: not a file inside %s", name, dir)
-		}
-		if err := root.WriteFile(name, b, 0o644); err != nil {
-			return fmt.Errorf("writing %s into %s: %w (a symbolic link there that leads out of it is not followed)", name, dir, err)
-		}
-		written = append(written, filepath.Join(dir, name))
-		return nil
-	}
-	for i, r := range rs {
-		b, err := Page(r)
-		if err != nil {
-			return written, fmt.Errorf("record %s: %w", r.ID, err)
-		}
-		if err := put(names[i]+".html", b); err != nil {
-			return written, err
-		}
-	}
-	if len(rs) > 1 {
-		b, err := Comparison(rs, names)
-		if err != nil {
-			return written, err
-		}
-		if err := put("compare.html", b); err != nil {
-			return written, err
-		}
-		if err := put("index.html", b); err != nil {
-			return written, err
-		}
-	}
-	return written, nil
+	return &pageWriter{dir: dir, root: root}, nil
 }
+
+func (w *pageWriter) put(name string, b []byte) error {
+	if !filepath.IsLocal(name) {
+		return fmt.Errorf("refusing to write %q: not a file inside %s", name, w.dir)
+	}
+	if err := w.root.WriteFile(name, b, 0o644); err != nil {
+		return fmt.Errorf("writing %s into %s: %w (a symbolic link there that leads out of it is not followed)", name, w.dir, err)
+	}
+	w.written = append(w.written, filepath.Join(w.dir, name))
+	return nil
+}
+
+func (w *pageWriter) close() { w.root.Close() }
 
 // oneLab refuses records of different labs: a comparison needs one lab.
 func oneLab(rs []*record.Record) error {

@@ -15,11 +15,12 @@ import (
 )
 
 // A sweep's page (labgen sweep's index.html) is about the variants, not
-// the runs: for each measure, its mean, least and greatest value over a
-// variant's repeats, and a chart of it against the swept variable; for
-// each compare step, the declared and observed distributions of every
-// variant overlaid. The records themselves are compared side by side on
-// the comparison page it links to.
+// the runs: for each measure, its median, least and greatest value over
+// a variant's repeats (as a set of runs has them), and a chart of it
+// against the swept variable; for each compare step, the declared and
+// observed distributions of every variant overlaid. The records
+// themselves are compared side by side on the comparison page it links
+// to.
 
 // SweepVariant is one point of a sweep: its name, the values of the
 // swept variables, and the records of its runs (its repeats).
@@ -58,31 +59,6 @@ type sweepMeasure struct {
 	Cells                  []string
 }
 
-// stats are a measure's values over one variant's runs.
-type stats struct {
-	n              int
-	mean, min, max float64
-	missing        int
-}
-
-func (s stats) text(unit string) string {
-	if s.n == 0 {
-		return "not measured"
-	}
-	u := ""
-	if unit != "" {
-		u = " " + unit
-	}
-	t := fmt.Sprintf("%.3g%s", s.mean, u)
-	if s.n > 1 {
-		t = fmt.Sprintf("%.3g%s (%.3g–%.3g, %d runs)", s.mean, u, s.min, s.max, s.n)
-	}
-	if s.missing > 0 {
-		t += fmt.Sprintf("; not measured in %d", s.missing)
-	}
-	return t
-}
-
 // Sweep renders a sweep's page; swept names the swept variables (each
 // variant's Values in that order) and compare is the comparison page's
 // file name ("" when there is none).
@@ -106,44 +82,30 @@ func Sweep(swept []string, vs []SweepVariant, compare string) ([]byte, error) {
 		v.Title = v.Lab
 	}
 
-	// The measures, in the order the records list them.
-	type key struct{ exp, name string }
-	var order []key
-	meta := map[key]sweepMeasure{}
-	vals := map[key][]stats{}
+	// The measures, in the order the records list them; each variant's
+	// runs summarised as a set's are (record.MeasureStats).
+	var order []string
+	meta := map[string]sweepMeasure{}
+	vals := map[string][]record.SetMeasure{}
 	for i, sv := range vs {
-		for _, r := range sv.Records {
-			for _, e := range r.Experiments {
-				for _, m := range e.Measures {
-					k := key{fmt.Sprintf("%02d %s", e.Number, e.Name), m.Name}
-					if _, ok := meta[k]; !ok {
-						order = append(order, k)
-						meta[k] = sweepMeasure{Exp: k.exp, Name: m.Name, Title: m.Title, Unit: m.Unit}
-						vals[k] = make([]stats, len(vs))
-					}
-					s := &vals[k][i]
-					if m.Value == nil {
-						s.missing++
-						continue
-					}
-					x := *m.Value
-					if s.n == 0 || x < s.min {
-						s.min = x
-					}
-					if s.n == 0 || x > s.max {
-						s.max = x
-					}
-					s.mean = (s.mean*float64(s.n) + x) / float64(s.n+1)
-					s.n++
-				}
+		for _, m := range record.MeasureStats(sv.Records) {
+			if _, ok := meta[m.Key]; !ok {
+				order = append(order, m.Key)
+				meta[m.Key] = sweepMeasure{Exp: fmt.Sprintf("%02d %s", m.Number, m.Experiment), Name: m.Name, Title: m.Title, Unit: m.Unit}
+				vals[m.Key] = make([]record.SetMeasure, len(vs))
 			}
+			vals[m.Key][i] = m
 		}
 	}
 	xs, xLabel := sweepAxis(swept, vs)
 	for _, k := range order {
 		m := meta[k]
 		for _, s := range vals[k] {
-			m.Cells = append(m.Cells, s.text(m.Unit))
+			t := s.Text(m.Unit)
+			if n := len(s.NotMeasured); n > 0 && s.N > 0 {
+				t += fmt.Sprintf("; not measured in %d", n)
+			}
+			m.Cells = append(m.Cells, t)
 		}
 		v.Measures = append(v.Measures, m)
 		c, ok, err := measureChart(m, vals[k], xs, xLabel)
@@ -197,25 +159,25 @@ func sweepAxis(swept []string, vs []SweepVariant) ([]float64, string) {
 	return xs, "variant (as in the table)"
 }
 
-// measureChart draws a measure against the swept variable: the mean of
-// each variant, and its least and greatest value when a variant ran more
-// than once. Fewer than two variants measured: no chart.
-func measureChart(m sweepMeasure, ss []stats, xs []float64, xLabel string) (chart, bool, error) {
-	var mean, lo, hi plotter.XYs
+// measureChart draws a measure against the swept variable: the median
+// of each variant, and its least and greatest value when a variant ran
+// more than once. Fewer than two variants measured: no chart.
+func measureChart(m sweepMeasure, ss []record.SetMeasure, xs []float64, xLabel string) (chart, bool, error) {
+	var med, lo, hi plotter.XYs
 	repeats := false
 	for i, s := range ss {
-		if s.n == 0 {
+		if s.N == 0 {
 			continue
 		}
-		mean = append(mean, plotter.XY{X: xs[i], Y: s.mean})
-		lo = append(lo, plotter.XY{X: xs[i], Y: s.min})
-		hi = append(hi, plotter.XY{X: xs[i], Y: s.max})
-		repeats = repeats || s.n > 1
+		med = append(med, plotter.XY{X: xs[i], Y: *s.Median})
+		lo = append(lo, plotter.XY{X: xs[i], Y: *s.Min})
+		hi = append(hi, plotter.XY{X: xs[i], Y: *s.Max})
+		repeats = repeats || s.N > 1
 	}
-	if len(mean) < 2 {
+	if len(med) < 2 {
 		return chart{}, false, nil
 	}
-	for _, xy := range []plotter.XYs{mean, lo, hi} {
+	for _, xy := range []plotter.XYs{med, lo, hi} {
 		sort.Slice(xy, func(i, j int) bool { return xy[i].X < xy[j].X })
 	}
 	// The measure's name on the axis and in the title; its title (a
@@ -224,7 +186,7 @@ func measureChart(m sweepMeasure, ss []stats, xs []float64, xLabel string) (char
 	if m.Unit != "" {
 		y += " (" + m.Unit + ")"
 	}
-	lines := []line{{Name: "mean", XY: mean}}
+	lines := []line{{Name: "median", XY: med}}
 	if repeats {
 		lines = append(lines, line{Name: "least", XY: lo}, line{Name: "greatest", XY: hi})
 	}

@@ -25,12 +25,12 @@ func sweptRecord(t *testing.T, lag float64, mean float64) *record.Record {
 	return r
 }
 
-// The sweep's page: each measure per variant (mean, and least and
-// greatest over repeats), a chart of it against the swept variable (at
+// The sweep's page: each measure per variant (median, not the mean: 3 of
+// 2, 10 and 3; and least and greatest over repeats), a chart of it against the swept variable (at
 // its durations in seconds), and the variants' distributions overlaid.
 func TestSweepPage(t *testing.T) {
 	vs := []SweepVariant{
-		{Name: "payment_delay-5s", Values: []string{"5s"}, Records: []*record.Record{sweptRecord(t, 2, 5), sweptRecord(t, 4, 5)}, Pages: []string{"a-1.html", "a-2.html"}},
+		{Name: "payment_delay-5s", Values: []string{"5s"}, Records: []*record.Record{sweptRecord(t, 2, 5), sweptRecord(t, 10, 5), sweptRecord(t, 3, 5)}, Pages: []string{"a-1.html", "a-2.html", "a-3.html"}},
 		{Name: "payment_delay-45s", Values: []string{"45s"}, Records: []*record.Record{sweptRecord(t, 9, 45)}, Pages: []string{"b.html"}, Failed: 1},
 	}
 	b, err := Sweep([]string{"payment_delay"}, vs, "compare.html")
@@ -39,7 +39,7 @@ func TestSweepPage(t *testing.T) {
 	}
 	page := string(b)
 	for _, want := range []string{
-		"payment → ClickHouse", "3 s (2–4, 2 runs)", "9 s",
+		"payment → ClickHouse", "3.00 s (2.00–10.0 s, 3 runs)", "9.00 s",
 		"1 run(s) failed without a record", `href="compare.html"`, `href="a-2.html"`,
 		"payment_delay (s)", "observed and declared, per variant", "06 worker_recovery: lag",
 	} {
@@ -49,7 +49,7 @@ func TestSweepPage(t *testing.T) {
 	}
 	series := regexp.MustCompile(`data-series="(\d+)"`).FindAllStringSubmatch(page, -1)
 	if len(series) != 2 || series[0][1] != "3" || series[1][1] != "4" {
-		t.Errorf("charts: %v, want the measure (mean, least, greatest) and the distributions (2 variants × observed, declared)", series)
+		t.Errorf("charts: %v, want the measure (median, least, greatest) and the distributions (2 variants × observed, declared)", series)
 	}
 
 	// A value that is not a number: the variants' positions.

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labgen/labgen/internal/atomicfile"
@@ -526,6 +527,31 @@ func (r *Record) Count() Counts {
 
 // Failed tells whether any step (or job submission) ended in an error.
 func (r *Record) Failed() bool { c := r.Count(); return c.Errors+c.JobErrors > 0 }
+
+// Failure says why labgen run fails this record (exit 3), "" when it
+// does not: a step or a job submission failed; with strict also an
+// expectation that did not hold, one that held under a control that
+// should break it (blind), or one that held and that no control showed
+// able to fail. One rule for a single run and for each run of a set.
+func (r *Record) Failure(strict bool) string {
+	c := r.Count()
+	if r.Failed() {
+		return fmt.Sprintf("%d step(s) and %d job submission(s) failed; their errors are in the record", c.Errors, c.JobErrors)
+	}
+	if !strict {
+		return ""
+	}
+	if c.NotHeld > 0 {
+		return fmt.Sprintf("%d expectation(s) did not hold (--strict); the record says which", c.NotHeld)
+	}
+	if n := r.Blind(); n > 0 {
+		return fmt.Sprintf("%d expectation(s) held under a control that should break them: blind (--strict); the record's controls table says which", n)
+	}
+	if un := r.Unshown(); len(un) > 0 {
+		return fmt.Sprintf("%d expectation(s) not shown able to fail: under none of their controls was the condition false on a result that exists (--strict):\n  %s", len(un), strings.Join(un, "\n  "))
+	}
+	return ""
+}
 
 // Paths of a record's files in its directory.
 const (

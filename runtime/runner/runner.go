@@ -236,7 +236,9 @@ func (r *Runner) selectExperiments(sel []string) ([]string, error) {
 	return out, nil
 }
 
-func newID(t time.Time) string {
+// NewID names a record (or a set of them) begun at t: its time, UTC, and
+// a random suffix.
+func NewID(t time.Time) string {
 	b := make([]byte, 2)
 	_, _ = rand.Read(b)
 	return t.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
@@ -246,7 +248,7 @@ func (r *Runner) newRecord(selected []string) *record.Record {
 	now := r.now().UTC()
 	id := r.opt.ID
 	if id == "" {
-		id = newID(now)
+		id = NewID(now)
 	}
 	rec := &record.Record{
 		Format: record.Format, ID: id, Status: record.RunRunning,
