@@ -381,16 +381,10 @@ func runSet(ctx context.Context, env *Env, dir string, lab *labdir.Lab, opt runn
 	began := time.Now()
 	id := runner.NewID(began)
 	setDir := filepath.Join(lab.Dir, "records", id)
-	command := "labgen run " + dir
-	for _, e := range rc.experiments {
-		command += " --experiment " + e
-	}
-	command += fmt.Sprintf(" --repeat %d", rc.repeat)
-	if rc.controls {
-		command += " --controls"
-	}
-	if rc.strict {
-		command += " --strict"
+	// The command as typed, its secrets masked as each record masks them.
+	command := opt.Command
+	if r, err := runner.New(opt); err == nil {
+		command = r.Masked(command)
 	}
 	set := record.NewSet(id, record.Lab{Name: lab.Lab.Name, Title: lab.Lab.Title, Hash: lab.Hash()}, Version, command, rc.repeat, rc.strict, began)
 	setMD := filepath.Join(setDir, record.SetMarkdownName)
@@ -409,7 +403,7 @@ func runSet(ctx context.Context, env *Env, dir string, lab *labdir.Lab, opt runn
 		}
 		fmt.Fprintf(env.Stderr, "\n== run %d of %d%s\n", k, rc.repeat, left)
 		o := opt
-		o.RecordsDir, o.ID, o.Command = setDir, fmt.Sprintf("%s-%d", id, k), fmt.Sprintf("%s (run %d of %d)", command, k, rc.repeat)
+		o.RecordsDir, o.ID, o.Command = setDir, fmt.Sprintf("%s-%d", id, k), fmt.Sprintf("%s (run %d of %d)", opt.Command, k, rc.repeat)
 		r, err := runner.New(o)
 		if err != nil {
 			if k == 1 {

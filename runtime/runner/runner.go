@@ -624,3 +624,7 @@ func (r *Runner) closeEngines() {
 func (r *Runner) session(now time.Time) record.Session {
 	return record.Session{Started: now, Status: record.RunRunning, Command: r.opt.Command, Where: r.opt.Where, Host: r.opt.Host}
 }
+
+// Masked is s with every secret the run's records mask masked (a command
+// line may carry a DSN's password).
+func (r *Runner) Masked(s string) string { return r.masker.MaskString(s) }
