@@ -256,3 +256,26 @@ func TestExceptionChain(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// The JVMs as the native stack's Flink 1.20.1 told them: the
+// JobManager's release and -Xmx, the TaskManager's maximum heap.
+func TestJVMs(t *testing.T) {
+	srv := flinktest.Replay(t, fixtures+"jvms.json")
+	c := New(srv.REST, srv.Gateway)
+	jvms, err := c.JVMs(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []JVM{
+		{Process: "jobmanager", Version: "OpenJDK 64-Bit Server VM - Debian - 17/17.0.15+6-Debian-1deb12u1", Xmx: "-Xmx301989887"},
+		{Process: "taskmanager taskmanager", HeapMax: 432013312},
+	}
+	if len(jvms) != len(want) {
+		t.Fatalf("JVMs %+v", jvms)
+	}
+	for i := range want {
+		if jvms[i] != want[i] {
+			t.Errorf("JVM %d = %+v, want %+v", i, jvms[i], want[i])
+		}
+	}
+}

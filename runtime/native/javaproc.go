@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/labgen/labgen/runtime/record"
 )
 
 // JavaProcess is what a running JVM's /proc entries say of it: its Java
@@ -57,7 +59,7 @@ func ReadJavaProcess(pid int) (JavaProcess, error) {
 	}
 	for _, arg := range strings.Split(string(cmdline), "\x00") {
 		if v, ok := strings.CutPrefix(arg, "-Xmx"); ok {
-			if n, ok := javaSize(v); ok {
+			if n, ok := record.JavaSize(v); ok {
 				jp.Heap, jp.HeapBytes = arg, n
 			}
 		}
@@ -78,37 +80,5 @@ func releaseValues(b []byte) map[string]string {
 	return out
 }
 
-// javaSize reads a JVM size flag's value: bytes, or with k, m, g or t
-// (either case), as java reads -Xmx.
-func javaSize(s string) (int64, bool) {
-	mult := int64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'k', 'K':
-			mult = 1 << 10
-		case 'm', 'M':
-			mult = 1 << 20
-		case 'g', 'G':
-			mult = 1 << 30
-		case 't', 'T':
-			mult = 1 << 40
-		}
-		if mult > 1 {
-			s = s[:n-1]
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, false
-	}
-	return n * mult, true
-}
-
-// HeapText is the heap as a record shows it: "512 MiB (-Xmx512m)", or
-// what stands instead of a flag.
-func (jp JavaProcess) HeapText() string {
-	if jp.Heap == "" {
-		return "the JVM's default (no -Xmx)"
-	}
-	return fmt.Sprintf("%.0f MiB (%s)", float64(jp.HeapBytes)/(1<<20), jp.Heap)
-}
+// HeapText is the heap as a record shows it (record.HeapText).
+func (jp JavaProcess) HeapText() string { return record.HeapText(jp.Heap) }

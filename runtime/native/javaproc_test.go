@@ -52,16 +52,3 @@ func TestReadJavaProcess(t *testing.T) {
 		t.Errorf("a Go process read as a JVM: %v", err)
 	}
 }
-
-func TestJavaSize(t *testing.T) {
-	for in, want := range map[string]int64{"536870902": 536870902, "512m": 512 << 20, "2G": 2 << 30, "64k": 64 << 10} {
-		if got, ok := javaSize(in); !ok || got != want {
-			t.Errorf("javaSize(%q) = %d %v, want %d", in, got, ok, want)
-		}
-	}
-	for _, bad := range []string{"", "m", "x1", "-5m"} {
-		if _, ok := javaSize(bad); ok {
-			t.Errorf("javaSize(%q) accepted", bad)
-		}
-	}
-}

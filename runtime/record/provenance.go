@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -129,4 +130,40 @@ func (r *Record) jvmRows() []HeadRow {
 		out = append(out, HeadRow{"JVM of " + j.Service, v + " (" + j.Source + ")"})
 	}
 	return out
+}
+
+// JavaSize reads a JVM size flag's value: bytes, or with k, m, g or t
+// (either case), as java reads -Xmx.
+func JavaSize(s string) (int64, bool) {
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult = 1 << 10
+		case 'm', 'M':
+			mult = 1 << 20
+		case 'g', 'G':
+			mult = 1 << 30
+		case 't', 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			s = s[:n-1]
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n * mult, true
+}
+
+// HeapText is a JVM's -Xmx flag as a record shows it: "288 MiB
+// (-Xmx301989887)", or what stands instead of a flag.
+func HeapText(xmx string) string {
+	n, ok := JavaSize(strings.TrimPrefix(xmx, "-Xmx"))
+	if xmx == "" || !ok {
+		return "the JVM's default (no -Xmx)"
+	}
+	return fmt.Sprintf("%.0f MiB (%s)", float64(n)/(1<<20), xmx)
 }

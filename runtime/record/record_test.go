@@ -191,3 +191,23 @@ func TestResubmittedJob(t *testing.T) {
 		t.Errorf("a job that replaced none writes %s", b)
 	}
 }
+
+func TestJavaSizeAndHeapText(t *testing.T) {
+	for in, want := range map[string]int64{"536870902": 536870902, "512m": 512 << 20, "2G": 2 << 30, "64k": 64 << 10} {
+		if got, ok := JavaSize(in); !ok || got != want {
+			t.Errorf("JavaSize(%q) = %d %v, want %d", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "m", "x1", "-5m"} {
+		if _, ok := JavaSize(bad); ok {
+			t.Errorf("JavaSize(%q) accepted", bad)
+		}
+	}
+	// As Flink's JobManager was started on the native stack.
+	if got := HeapText("-Xmx301989887"); got != "288 MiB (-Xmx301989887)" {
+		t.Errorf("HeapText = %q", got)
+	}
+	if got := HeapText(""); got != "the JVM's default (no -Xmx)" {
+		t.Errorf("HeapText of no flag = %q", got)
+	}
+}

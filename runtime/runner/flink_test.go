@@ -226,3 +226,22 @@ func TestBatchFailureCarriesRootCause(t *testing.T) {
 		t.Errorf("record.md lacks the exception chain:\n%s", md)
 	}
 }
+
+// A face that cannot look at the processes (compose, Kubernetes) asks
+// Flink for its JVMs; the record's head shows each with its heap.
+func TestFlinkJVMs(t *testing.T) {
+	srv := flinktest.Replay(t, "flink-1.20.1/jvms.json")
+	r := &Runner{flink: flinkapi.New(srv.REST, srv.Gateway), rec: &record.Record{}}
+	r.rec.JVMs = r.flinkJVMs(context.Background())
+	var rows []string
+	for _, row := range r.rec.ProvenanceRows() {
+		rows = append(rows, row.Label+": "+row.Value)
+	}
+	want := []string{
+		"JVM of jobmanager: Java OpenJDK 64-Bit Server VM - Debian - 17/17.0.15+6-Debian-1deb12u1, heap 288 MiB (-Xmx301989887) (asked: GET /jobmanager/environment)",
+		"JVM of taskmanager taskmanager: not known: Flink does not say a TaskManager's Java release, heap 412 MiB (heapMax) (asked: GET /taskmanagers/{id})",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("head rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}

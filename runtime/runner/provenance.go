@@ -120,7 +120,7 @@ func (r *Runner) flinkJVMs(ctx context.Context) []record.JVM {
 		row := record.JVM{Service: j.Process, Version: j.Version}
 		switch {
 		case j.Xmx != "":
-			row.Heap, row.Source = j.Xmx, "asked: GET /jobmanager/environment"
+			row.Heap, row.Source = record.HeapText(j.Xmx), "asked: GET /jobmanager/environment"
 		case j.HeapMax > 0:
 			row.Heap = fmt.Sprintf("%.0f MiB (heapMax)", float64(j.HeapMax)/(1<<20))
 			row.Source = "asked: GET /taskmanagers/{id}"
