@@ -208,7 +208,7 @@ func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant
 		}
 	}
 	if len(recs) > 0 {
-		page, err := writeSweep(out, recs, names, swept, groups)
+		page, err := writeSweep(out, recs, names, swept, groups, !fresh)
 		if err != nil {
 			return err
 		}
@@ -353,7 +353,7 @@ func recordDirs(dir string) map[string]bool {
 // variant; compare.html, every record side by side; and index.html, the
 // variants' measures against the swept variables and their declared and
 // observed distributions. It returns the page to open.
-func writeSweep(out string, recs []*record.Record, names, swept []string, groups []publish.SweepVariant) (string, error) {
+func writeSweep(out string, recs []*record.Record, names, swept []string, groups []publish.SweepVariant, shared bool) (string, error) {
 	for i, r := range recs {
 		b, err := publish.Page(r)
 		if err != nil {
@@ -373,7 +373,7 @@ func writeSweep(out string, recs []*record.Record, names, swept []string, groups
 	if err := os.WriteFile(filepath.Join(out, "compare.html"), b, 0o644); err != nil {
 		return "", err
 	}
-	if b, err = publish.Sweep(swept, groups, "compare.html"); err != nil {
+	if b, err = publish.Sweep(swept, groups, "compare.html", shared); err != nil {
 		return "", err
 	}
 	index := filepath.Join(out, "index.html")

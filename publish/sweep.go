@@ -42,6 +42,9 @@ type sweepView struct {
 	Charts     []chart
 	Dists      []chart
 	Compare    string
+	// Shared: the variants ran on one stack (a sweep without --fresh);
+	// the page must not say each was fresh.
+	Shared bool
 }
 
 type sweepVariantView struct {
@@ -61,9 +64,10 @@ type sweepMeasure struct {
 
 // Sweep renders a sweep's page; swept names the swept variables (each
 // variant's Values in that order) and compare is the comparison page's
-// file name ("" when there is none).
-func Sweep(swept []string, vs []SweepVariant, compare string) ([]byte, error) {
-	v := &sweepView{Swept: swept, Compare: compare}
+// file name ("" when there is none); shared says the variants ran one
+// after another on one stack.
+func Sweep(swept []string, vs []SweepVariant, compare string, shared bool) ([]byte, error) {
+	v := &sweepView{Swept: swept, Compare: compare, Shared: shared}
 	for _, sv := range vs {
 		row := sweepVariantView{Name: sv.Name, Values: sv.Values, Failed: sv.Failed}
 		for i, r := range sv.Records {

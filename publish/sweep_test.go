@@ -33,7 +33,7 @@ func TestSweepPage(t *testing.T) {
 		{Name: "payment_delay-5s", Values: []string{"5s"}, Records: []*record.Record{sweptRecord(t, 2, 5), sweptRecord(t, 10, 5), sweptRecord(t, 3, 5)}, Pages: []string{"a-1.html", "a-2.html", "a-3.html"}},
 		{Name: "payment_delay-45s", Values: []string{"45s"}, Records: []*record.Record{sweptRecord(t, 9, 45)}, Pages: []string{"b.html"}, Failed: 1},
 	}
-	b, err := Sweep([]string{"payment_delay"}, vs, "compare.html")
+	b, err := Sweep([]string{"payment_delay"}, vs, "compare.html", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +42,7 @@ func TestSweepPage(t *testing.T) {
 		"payment → ClickHouse", "3.00 s (2.00–10.0 s, 3 runs)", "9.00 s",
 		"1 run(s) failed without a record", `href="compare.html"`, `href="a-2.html"`,
 		"payment_delay (s)", "observed and declared, per variant", "06 worker_recovery: lag",
+		"run one after another on one stack",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the sweep page lacks %q", want)
@@ -54,11 +55,14 @@ func TestSweepPage(t *testing.T) {
 
 	// A value that is not a number: the variants' positions.
 	vs[0].Values, vs[1].Values = []string{"hashmap"}, []string{"rocksdb"}
-	b, err = Sweep([]string{"state_backend"}, vs, "")
+	b, err = Sweep([]string{"state_backend"}, vs, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), "variant (as in the table)") {
 		t.Error("a non-numeric sweep is not charted by position")
+	}
+	if !strings.Contains(string(b), "run on a stack of its own") || strings.Contains(string(b), "one after another") {
+		t.Error("a sweep with --fresh does not say each variant had a stack of its own")
 	}
 }
