@@ -47,3 +47,23 @@ func TestFindingsOnPage(t *testing.T) {
 		}
 	}
 }
+
+// Beside a measured value the page and record.md show what it
+// summarises, and the page names its definition.
+func TestFindingDetails(t *testing.T) {
+	r := load(t, "sampled")
+	lag, one, res := 4.1, int64(1), 1.0
+	r.Experiments[0].Measures = []record.Measure{
+		{Name: "lag", Title: "payment → ClickHouse", Unit: "s", Definition: "sha256:0123456789ab", Value: &lag, Samples: &one, ResolutionS: &res},
+	}
+	b, err := Page(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<td title="definition sha256:0123456789ab"><strong>4.10 s</strong> (n = 1, resolution 1 s)</td>`; !strings.Contains(string(b), want) {
+		t.Errorf("the page lacks %s", want)
+	}
+	if md := string(record.Markdown(r)); !strings.Contains(md, "4.10 s (n = 1, resolution 1 s)") {
+		t.Errorf("record.md lacks the details:\n%s", md[:min(len(md), 2000)])
+	}
+}
