@@ -55,7 +55,10 @@ type sweepRun struct{ ID, Page, Status string }
 // sweepMeasure is one measure of one experiment, a cell per variant.
 type sweepMeasure struct {
 	Exp, Name, Title, Unit string
-	Cells                  []string
+	// Definition is the measure's, the same in every record that kept
+	// one (Sweep refuses two); "" when none did.
+	Definition string
+	Cells      []string
 }
 
 // stats are a measure's values over one variant's runs.
@@ -106,6 +109,22 @@ func Sweep(swept []string, vs []SweepVariant, compare string) ([]byte, error) {
 		v.Title = v.Lab
 	}
 
+	// A variant's values of a measure are aggregated, and set beside
+	// another variant's, only where they measure the same thing.
+	var uses []record.MeasureUse
+	for _, sv := range vs {
+		for i, r := range sv.Records {
+			holder := sv.Name
+			if len(sv.Records) > 1 {
+				holder = fmt.Sprintf("%s (run %d, record %s)", sv.Name, i+1, r.ID)
+			}
+			uses = append(uses, record.MeasureUses([]*record.Record{r}, []string{holder})...)
+		}
+	}
+	if err := record.CheckDefinitions(uses); err != nil {
+		return nil, err
+	}
+
 	// The measures, in the order the records list them.
 	type key struct{ exp, name string }
 	var order []key
@@ -115,11 +134,15 @@ func Sweep(swept []string, vs []SweepVariant, compare string) ([]byte, error) {
 		for _, r := range sv.Records {
 			for _, e := range r.Experiments {
 				for _, m := range e.Measures {
-					k := key{fmt.Sprintf("%02d %s", e.Number, e.Name), m.Name}
+					k := key{record.ExperimentLabel(e.Number, e.Name), m.Name}
 					if _, ok := meta[k]; !ok {
 						order = append(order, k)
 						meta[k] = sweepMeasure{Exp: k.exp, Name: m.Name, Title: m.Title, Unit: m.Unit}
 						vals[k] = make([]stats, len(vs))
+					}
+					if sm := meta[k]; sm.Definition == "" {
+						sm.Definition = m.Definition
+						meta[k] = sm
 					}
 					s := &vals[k][i]
 					if m.Value == nil {

@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,6 +57,96 @@ func TestOldRecordMeasures(t *testing.T) {
 		if strings.Contains(string(b), `"`+k+`"`) {
 			t.Errorf("a measure without %s writes it: %s", k, b)
 		}
+	}
+}
+
+// record diff of two older records compares the measures by name and
+// says, per measure, that the definition is not recorded; against a
+// record that kept one, it says which.
+func TestDiffDefinitionNotRecorded(t *testing.T) {
+	a, b := readOld(t, oldRecordA), readOld(t, oldRecordB)
+	ds, err := Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := FormatDiff(ds)
+	for _, want := range []string{
+		"03 delayed_payment: measure “payment_to_clickhouse”: 1.62 s → 3.58 s\n",
+		"03 delayed_payment: measure “payment_to_clickhouse” definition: not recorded in both\n",
+		"01 baseline: measure “serving_lag” definition: not recorded in both\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "expression") {
+		t.Errorf("the diff reports an expression that did not change:\n%s", got)
+	}
+
+	// b as a newer labgen records it.
+	measureOf(b, "delayed_payment", "payment_to_clickhouse").Definition = "sha256:0123456789ab"
+	measureOf(b, "delayed_payment", "payment_to_clickhouse").Expr = "step.wait_for_join.took_ms / 1000"
+	ds, err = Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = FormatDiff(ds)
+	for _, want := range []string{
+		"03 delayed_payment: measure “payment_to_clickhouse” definition: not recorded → sha256:0123456789ab\n",
+		"03 delayed_payment: measure “payment_to_clickhouse” expression: seconds_between(step.paid_row.updated_at, step.paid_row.arrived_at) → step.wait_for_join.took_ms / 1000\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// Two definitions of one measure are not set side by side: record diff
+// refuses, naming the measure, both definitions and which record holds
+// which.
+func TestDiffRefusesTwoDefinitions(t *testing.T) {
+	a, b := readOld(t, oldRecordA), readOld(t, oldRecordB)
+	measureOf(a, "delayed_payment", "payment_to_clickhouse").Definition = "sha256:aaaaaaaaaaaa"
+	measureOf(b, "delayed_payment", "payment_to_clickhouse").Definition = "sha256:bbbbbbbbbbbb"
+	ds, err := Diff(a, b)
+	var de *DefinitionError
+	if !errors.As(err, &de) || ds != nil {
+		t.Fatalf("diff: %v, %v; want a *DefinitionError and nothing compared", ds, err)
+	}
+	want := "measure payment_to_clickhouse of experiment 03 delayed_payment has two definitions: sha256:aaaaaaaaaaaa in 20261206-064842-b9df, sha256:bbbbbbbbbbbb in 20261206-074946-6b7e; compare only runs of the same definition, or rename the measure"
+	if err.Error() != want {
+		t.Errorf("message\n%s\nwant\n%s", err, want)
+	}
+	// The same definition in both: compared, without a note.
+	measureOf(b, "delayed_payment", "payment_to_clickhouse").Definition = "sha256:aaaaaaaaaaaa"
+	ds, err = Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := FormatDiff(ds); strings.Contains(got, "“payment_to_clickhouse” definition") || !strings.Contains(got, "measure “payment_to_clickhouse”: 1.62 s → 3.58 s") {
+		t.Errorf("one definition:\n%s", got)
+	}
+}
+
+// CheckDefinitions names every definition and all its holders; a holder
+// that recorded none does not count.
+func TestCheckDefinitions(t *testing.T) {
+	use := func(holder, def string) MeasureUse {
+		return MeasureUse{Holder: holder, Experiment: "07 load", Measure: "lag_p95", Definition: def}
+	}
+	if err := CheckDefinitions([]MeasureUse{use("a", "sha256:1"), use("b", ""), use("c", "sha256:1")}); err != nil {
+		t.Errorf("one definition and an unrecorded one: %v", err)
+	}
+	err := CheckDefinitions([]MeasureUse{use("a", "sha256:1"), use("b", "sha256:2"), use("c", "sha256:1"), use("d", "sha256:3"), use("e", "sha256:1")})
+	want := "measure lag_p95 of experiment 07 load has 3 definitions: sha256:1 in a, c and e, sha256:2 in b, sha256:3 in d; compare only runs of the same definition, or rename the measure"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	// One name in two experiments is two measures.
+	other := use("b", "sha256:2")
+	other.Experiment = "01 baseline"
+	if err := CheckDefinitions([]MeasureUse{use("a", "sha256:1"), other}); err != nil {
+		t.Errorf("measures of two experiments: %v", err)
 	}
 }
 

@@ -195,6 +195,12 @@ func (r *Runner) Record() *record.Record { return r.rec }
 // Dir is the record's directory.
 func (r *Runner) Dir() string { return r.dir }
 
+// Selects tells whether --experiment N|NAME names experiment e: its
+// name, or its number with or without leading zeros.
+func Selects(sel string, e *schemas.Experiment) bool {
+	return e.Name == sel || strconv.Itoa(e.Number) == strings.TrimLeft(sel, "0") || fmt.Sprintf("%02d", e.Number) == sel
+}
+
 func (r *Runner) selectExperiments(sel []string) ([]string, error) {
 	if len(sel) == 0 {
 		var all []string
@@ -207,7 +213,7 @@ func (r *Runner) selectExperiments(sel []string) ([]string, error) {
 	for _, s := range sel {
 		var found *schemas.Experiment
 		for _, e := range r.lab.Experiments {
-			if e.Name == s || strconv.Itoa(e.Number) == strings.TrimLeft(s, "0") || fmt.Sprintf("%02d", e.Number) == s {
+			if Selects(s, e) {
 				found = e
 			}
 		}
