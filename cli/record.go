@@ -28,12 +28,15 @@ its record.json; a set's directory (labgen run --repeat) prints the set:
 its set.md, rendered again from set.json.
 
 record diff A B compares two records of the same lab: which experiments and
-steps ran and how each ended, their measures (the findings), the values
-captured, the expectations that
+steps ran and how each ended, their measures (the findings, by name), the
+values captured, the expectations that
 held or not, and the counts (rows, messages, checks). What always differs
 between runs (times, durations, record and Flink job IDs, endpoints) and
 captured identifiers (order IDs a step picked) are ignored. Each
-difference is one line, "where: what: A → B".
+difference is one line, "where: what: A → B". A measure the two records
+define differently (its definition, a hash of what decides its value) is
+refused, naming both definitions; one a record kept no definition of (an
+older record) is compared by name, with a line saying so.
 
 record publish RECORD… -o DIR writes one self-contained HTML page per
 record into DIR (<id>.html): the findings (each experiment's measures),
@@ -45,7 +48,8 @@ worker interruption, and with --controls the verdicts of every expectation
 under its negative controls. With several records of one lab it adds
 compare.html (also index.html): per experiment each expectation's verdict
 and the measures and other measured figures side by side, the variables that differ, and the
-changing quantities overlaid; never random IDs. The pages load nothing from the network, print, and read on a
+changing quantities overlaid; never random IDs. Records that define a
+measure differently are refused before any page is written. The pages load nothing from the network, print, and read on a
 phone. A set's directory (labgen run --repeat), published alone, writes
 the set's page, index.html (each measure's median, range and N, each
 expectation's held count, every run with its status), each run's page
@@ -98,7 +102,11 @@ Examples:
 					if err != nil {
 						return err
 					}
-					fmt.Fprint(env.Stdout, record.FormatDiff(record.Diff(a, b)))
+					ds, err := record.Diff(a, b)
+					if err != nil {
+						return err
+					}
+					fmt.Fprint(env.Stdout, record.FormatDiff(ds))
 					return nil
 				case "publish":
 					return publishRecords(env, args[1:], *out)

@@ -60,6 +60,9 @@ against the swept variable; each compare step's declared and observed
 distributions of every variant overlaid;
 OUT_DIR/compare.html, the records side by side (measures, verdicts, the
 variables that differ); and one page per record (OUT_DIR/<variant>.html).
+Variants that would define a measure of the selected experiments
+differently (a swept variable in what decides its value, such as the SQL
+of a step it reads) are refused before anything runs.
 
 A variant that fails is recorded as failed and the sweep goes on; the
 exit code is 3 when any did. Progress says which variant of how many
@@ -158,6 +161,9 @@ func fileSafe(s string) string {
 
 func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant, exps []string, repeat int, controls, fresh bool) error {
 	say := func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) }
+	if err := sweepDefinitions(ctx, env, labDir, variants, exps); err != nil {
+		return err
+	}
 	stackDir := ""
 	if !fresh {
 		stackDir = filepath.Join(out, stackDirName)
@@ -219,6 +225,51 @@ func sweep(ctx context.Context, env *Env, labDir, out string, variants []variant
 		return &exitError{code: ExitRunFailed, msg: fmt.Sprintf("%d of %d variant run(s) failed: %s (their records, where there are any, are on the page)", len(failed), total, strings.Join(failed, ", "))}
 	}
 	return nil
+}
+
+// sweepDefinitions refuses, before anything runs, a sweep whose variants
+// define a measure of the selected experiments differently: a swept
+// variable enters what decides its value (a query's SQL, a wait's
+// interval), and the page would set values of two definitions side by
+// side. A variant whose lab does not load is left to its own render to
+// report.
+func sweepDefinitions(ctx context.Context, env *Env, labDir string, variants []variant, exps []string) error {
+	var uses []record.MeasureUse
+	for _, v := range variants {
+		lab, diags := schemas.NewParser().LoadContext(ctx, labDir, schemas.Options{Vars: v.vars, Environ: env.Environ})
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if lab == nil || diags.HasErrors() {
+			continue
+		}
+		for _, e := range lab.Experiments {
+			if !experimentSelected(e, exps) {
+				continue
+			}
+			for _, m := range e.Measures {
+				uses = append(uses, record.MeasureUse{Holder: "variant " + v.name, Experiment: record.ExperimentLabel(e.Number, e.Name), Measure: m.Name, Definition: m.Definition})
+			}
+		}
+	}
+	if err := record.CheckDefinitions(uses); err != nil {
+		return usagef("a swept variable changes what decides a measure's value: %v", err)
+	}
+	return nil
+}
+
+// experimentSelected tells whether --experiment N|NAME (none: every
+// experiment) selects e, as labgen run reads it.
+func experimentSelected(e *schemas.Experiment, exps []string) bool {
+	if len(exps) == 0 {
+		return true
+	}
+	for _, s := range exps {
+		if runner.Selects(s, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func varsText(vars []schemas.VarArg) string {

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/labgen/labgen/runtime/record"
@@ -66,5 +69,82 @@ func TestSweepMovesNewRecords(t *testing.T) {
 	}
 	if !exists(filepath.Join(variant, "records", "new", record.JSONName)) || exists(filepath.Join(stack, "records", "new")) || !exists(filepath.Join(stack, "records", "old", record.JSONName)) {
 		t.Fatal("the new record is not (only) in the variant's records/, or the old one moved")
+	}
+}
+
+// sweepLab's measure reads a step whose SQL uses var.k: k decides what
+// the measure measures; var.note is only in an expectation's message.
+const sweepLab = `
+lab "swept" {
+  title = "Swept"
+}
+
+variable "k" {
+  type    = number
+  default = 1
+}
+
+variable "note" {
+  type    = string
+  default = "a"
+}
+
+stack {
+  mysql {}
+}
+
+experiment "one" {
+  number = 1
+  title  = "One"
+
+  step "count" {
+    engine = "mysql"
+    sql    = "SELECT ${var.k} AS n"
+    capture = {
+      n = result.rows[0].n
+    }
+
+    expect {
+      condition = result.rows[0].n > 0
+      message   = "Counted (${var.note})."
+    }
+  }
+
+  measure "n" {
+    title = "The count"
+    value = step.count.n
+  }
+}
+`
+
+// A sweep whose variants would define a measure differently is refused
+// before anything runs; one over a variable that decides no measure is
+// not.
+func TestSweepRefusesTwoDefinitions(t *testing.T) {
+	lab := t.TempDir()
+	if err := os.WriteFile(filepath.Join(lab, "lab.hcl"), []byte(sweepLab), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "sweep")
+	code, _, stderr := run(t, "", nil, "sweep", lab, "-o", out, "-var", "k=1,2")
+	if code != ExitUsage || !strings.Contains(stderr, "a swept variable changes what decides a measure's value: measure n of experiment 01 one has two definitions: sha256:") ||
+		!strings.Contains(stderr, " in variant k-1, sha256:") || !strings.Contains(stderr, " in variant k-2; compare only runs of the same definition, or rename the measure") {
+		t.Fatalf("sweep: %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused sweep wrote %s (%v)", out, err)
+	}
+
+	env := &Env{Stdout: io.Discard, Stderr: io.Discard}
+	variants, err := sweepVariants([]schemas.VarArg{{Name: "note", Value: "a,b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sweepDefinitions(context.Background(), env, lab, variants, nil); err != nil {
+		t.Errorf("a variable in a message only: %v", err)
+	}
+	variants, _ = sweepVariants([]schemas.VarArg{{Name: "k", Value: "1,2"}})
+	if err := sweepDefinitions(context.Background(), env, lab, variants, []string{"2"}); err != nil {
+		t.Errorf("an experiment not selected: %v", err)
 	}
 }

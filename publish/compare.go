@@ -50,7 +50,10 @@ type compareExp struct {
 // compareRow is one expectation or figure, a cell per record.
 type compareRow struct {
 	Step, What string
-	Cells      []compareCell
+	// Kind is a figure's (record.Figure's Kind): a measure's row, which
+	// belongs to no step, says so.
+	Kind  string
+	Cells []compareCell
 }
 
 type compareCell struct {
@@ -61,6 +64,11 @@ type compareCell struct {
 }
 
 func buildCompare(rs []*record.Record, names []string) (*compareView, error) {
+	// A measure's values are set side by side only where they measure the
+	// same thing.
+	if err := record.SameDefinitions(rs, names); err != nil {
+		return nil, err
+	}
 	v := &compareView{Lab: rs[0].Lab.Name, Title: rs[0].Lab.Title}
 	if v.Title == "" {
 		v.Title = v.Lab
@@ -232,7 +240,8 @@ const minDuration = 1.0
 
 // figures is each measured figure per record. Counts and statuses are
 // shown where the records differ, durations where a record's step took
-// a second or more.
+// a second or more. A measure's cell names its definition (buildCompare
+// refused two), or says the record did not keep it.
 func figures(es []*record.Experiment) []compareRow {
 	t := newRows(len(es))
 	kinds := map[string]string{}
@@ -246,7 +255,15 @@ func figures(es []*record.Experiment) []compareRow {
 			if f.Kind == record.FigureDuration && f.Value >= minDuration {
 				long[f.Key] = true
 			}
-			t.put(f.Key, f.Step, f.What, i, compareCell{Text: f.Text})
+			c := compareCell{Text: f.Text}
+			if f.Kind == record.FigureMeasure {
+				c.Title = "definition " + record.DefinitionText(f.Definition)
+				if f.Definition == "" {
+					c.Title += " (a record of an older labgen): compared by the measure's name alone"
+				}
+			}
+			t.put(f.Key, f.Step, f.What, i, c)
+			t.byKey[f.Key].Kind = f.Kind
 		}
 	}
 	return t.list(func(key string, r *compareRow) bool {

@@ -126,6 +126,10 @@ func Write(dir string, rs []*record.Record) ([]string, error) {
 		if err := oneLab(rs); err != nil {
 			return nil, err
 		}
+		// Refused before anything is written, as Comparison would.
+		if err := record.SameDefinitions(rs, names); err != nil {
+			return nil, err
+		}
 	}
 	w, err := newPageWriter(dir)
 	if err != nil {

@@ -59,7 +59,10 @@ type sweepRun struct{ ID, Page, Status string }
 // sweepMeasure is one measure of one experiment, a cell per variant.
 type sweepMeasure struct {
 	Exp, Name, Title, Unit string
-	Cells                  []string
+	// Definition is the measure's, the same in every record that kept
+	// one (Sweep refuses two); "" when none did.
+	Definition string
+	Cells      []string
 }
 
 // Sweep renders a sweep's page; swept names the swept variables (each
@@ -86,6 +89,22 @@ func Sweep(swept []string, vs []SweepVariant, compare string, shared bool) ([]by
 		v.Title = v.Lab
 	}
 
+	// A variant's values of a measure are aggregated, and set beside
+	// another variant's, only where they measure the same thing.
+	var uses []record.MeasureUse
+	for _, sv := range vs {
+		for i, r := range sv.Records {
+			holder := sv.Name
+			if len(sv.Records) > 1 {
+				holder = fmt.Sprintf("%s (run %d, record %s)", sv.Name, i+1, r.ID)
+			}
+			uses = append(uses, record.MeasureUses([]*record.Record{r}, []string{holder})...)
+		}
+	}
+	if err := record.CheckDefinitions(uses); err != nil {
+		return nil, err
+	}
+
 	// The measures, in the order the records list them; each variant's
 	// runs summarised as a set's are (record.MeasureStats).
 	var order []string
@@ -97,6 +116,10 @@ func Sweep(swept []string, vs []SweepVariant, compare string, shared bool) ([]by
 				order = append(order, m.Key)
 				meta[m.Key] = sweepMeasure{Exp: fmt.Sprintf("%02d %s", m.Number, m.Experiment), Name: m.Name, Title: m.Title, Unit: m.Unit}
 				vals[m.Key] = make([]record.SetMeasure, len(vs))
+			}
+			if sm := meta[m.Key]; sm.Definition == "" {
+				sm.Definition = m.Definition
+				meta[m.Key] = sm
 			}
 			vals[m.Key][i] = m
 		}

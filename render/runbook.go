@@ -193,6 +193,19 @@ func experimentSection(b *strings.Builder, l *schemas.Lab, e *schemas.Experiment
 		if m.Unit != "" {
 			unit = ", in " + m.Unit
 		}
+		for _, d := range []struct {
+			what string
+			x    *schemas.Expr
+		}{{"samples", m.Samples}, {"window", m.Window}, {"resolution", m.Resolution}} {
+			if d.x == nil {
+				continue
+			}
+			text := d.x.Text
+			if d.x.Deferred() {
+				text = oneLine(d.x.Source)
+			}
+			unit += fmt.Sprintf("; %s `%s`", d.what, text)
+		}
 		w("**Measure %s:** %s (`%s`%s).\n\n", m.Name, m.Title, oneLine(m.Value.Source), unit)
 	}
 	if e.Expected != "" {

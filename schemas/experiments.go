@@ -18,7 +18,10 @@ var experimentSchema = &hcl.BodySchema{
 }
 
 var measureSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "title", Required: true}, {Name: "value", Required: true}, {Name: "unit"}},
+	Attributes: []hcl.AttributeSchema{
+		{Name: "title", Required: true}, {Name: "value", Required: true}, {Name: "unit"},
+		{Name: "samples"}, {Name: "window"}, {Name: "resolution"},
+	},
 }
 
 var expectSchema = &hcl.BodySchema{
@@ -119,6 +122,9 @@ func (d *decoder) decodeMeasures(e *Experiment, blocks []*hcl.Block) {
 		if len(m.Value.Refs) == 0 {
 			d.errorf(mc.Attributes["value"].Expr.Range(), "Measure of nothing", "A measure is computed from what the experiment's steps captured, such as value = step.wait_for_join.took_ms / 1000; this value uses no capture.")
 		}
+		m.Samples = d.measureDetail(mc.Attributes["samples"])
+		m.Window = d.measureDetail(mc.Attributes["window"])
+		m.Resolution = d.measureDetail(mc.Attributes["resolution"])
 		e.Measures = append(e.Measures, m)
 	}
 }

@@ -370,6 +370,7 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	// independent mistakes are reported in one round.
 	d.validate()
 	d.dropKnockOns()
+	d.lab.setDefinitions()
 	// Lints on a lab with errors would only add noise to the errors.
 	if opts.Lint && !d.diags.HasErrors() {
 		d.lint()

@@ -352,11 +352,23 @@ type Experiment struct {
 // expression over the captures of the experiment's steps (and earlier
 // experiments'), in Unit.
 type Measure struct {
-	Name      string    `json:"name"`
-	Title     string    `json:"title"`
-	Unit      string    `json:"unit,omitempty"`
-	Value     Expr      `json:"value"`
-	DeclRange hcl.Range `json:"-"`
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Unit  string `json:"unit,omitempty"`
+	Value Expr   `json:"value"`
+	// Samples, Window and Resolution say what the value summarises: how
+	// many samples (rows, runs, orders), the time they span and how
+	// finely they were taken, each evaluated like Value after the steps
+	// ran; nil when the lab does not say. Samples is a whole number;
+	// Window and Resolution a duration ("30s") or a number of seconds.
+	Samples    *Expr `json:"samples,omitempty"`
+	Window     *Expr `json:"window,omitempty"`
+	Resolution *Expr `json:"resolution,omitempty"`
+	// Definition identifies what decides the value (MeasureDefinition):
+	// "sha256:" and 12 hex digits. Records keep it beside the value, and
+	// only values of one definition are compared.
+	Definition string    `json:"definition"`
+	DeclRange  hcl.Range `json:"-"`
 }
 
 // CompareStep is compare = { declared = producer.P.…, column = "C" }:

@@ -178,10 +178,13 @@ experiment "baseline" {
     }
   }
 
+  # One wait, polling ClickHouse every second.
   measure "serving_lag" {
-    title = "ClickHouse serves every order MySQL held, after"
-    value = step.caught_up.lag_ms / 1000
-    unit  = "s"
+    title      = "ClickHouse serves every order MySQL held, after"
+    value      = step.caught_up.lag_ms / 1000
+    unit       = "s"
+    samples    = 1
+    resolution = "1s"
   }
 
   expected       = "Smoke passes, ClickHouse serves every order MySQL held within seconds, and the streaming job runs, checkpoints and has not restarted."
@@ -492,10 +495,13 @@ experiment "delayed_payment" {
     }
   }
 
+  # One order's payment, from two timestamps in milliseconds.
   measure "payment_to_clickhouse" {
-    title = "A payment reaches its joined row in ClickHouse after (the row's arrived_at − the payment's updated_at)"
-    value = seconds_between(step.paid_row.updated_at, step.paid_row.arrived_at)
-    unit  = "s"
+    title      = "A payment reaches its joined row in ClickHouse after (the row's arrived_at − the payment's updated_at)"
+    value      = seconds_between(step.paid_row.updated_at, step.paid_row.arrived_at)
+    unit       = "s"
+    samples    = 1
+    resolution = "1ms"
   }
 
   expected       = "At first MySQL has no payment row and the joined row says PENDING. The producer schedules a later payment that may be PAID or FAILED. The configured delay is an input of the generator, not a guaranteed end-to-end latency."
@@ -606,6 +612,12 @@ experiment "hourly_summary" {
     }
   }
 
+  measure "hour_orders" {
+    title = "Orders of the newest order's category and hour in MySQL, which the refreshed summary must count"
+    value = step.hour_in_mysql.n
+    unit  = "orders"
+  }
+
   expected       = "The bounded job groups rows by creation hour and category. gmv sums order_amount over all selected orders; paid_gmv only over orders whose payment_status is PAID. They are different metrics."
   interpretation = "A summary is refreshed only after the job ran and ClickHouse ingested its output. The background loop waits five minutes after each attempt finishes; it is not a five-minute wall-clock schedule. Check the job's completion and the computed_at of the rows before comparing."
 }
@@ -679,6 +691,12 @@ experiment "lake_reconcile" {
   step "start_producer" {
     title   = "Start the producer again"
     compose = "start producer"
+  }
+
+  measure "count_delta_writing" {
+    title = "Rows the Fluss/Paimon table held beyond Iceberg's while the producer wrote (count_delta of the first audit)"
+    value = step.audit.count_delta
+    unit  = "rows"
   }
 
   expected       = "count_delta is paimon_fluss_count minus iceberg_count. It may be nonzero while the producer writes and the two sinks have made different progress; once the input stops and a checkpoint commits Iceberg, it is zero."
@@ -1002,6 +1020,21 @@ experiment "worker_recovery" {
     sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id IN (${experiment.trace_one_order.pick.order_id}, ${try(experiment.delayed_payment.wait_for_payment.order_id, experiment.delayed_payment.pending.order_id)}) ORDER BY order_id"
   }
 
+  # One recovery, sampled every second from the start.
+  measure "running_after_start" {
+    title      = "The job and every vertex run again after the TaskManager was started"
+    value      = step.recovered.running_after_start_ms / 1000
+    unit       = "s"
+    samples    = 1
+    resolution = "1s"
+  }
+
+  measure "outage_orders" {
+    title = "Orders MySQL took while the worker was gone (the cohort the recovered job must process)"
+    value = step.cohort_mysql.n
+    unit  = "orders"
+  }
+
   expected       = "The configured restart strategy tries to recover the job. A task failure inside a running session is not the same as recreating the whole cluster. This lab runs no JobManager high availability, and keeping Docker volumes does not by itself prove that a reopened job resumes from its last checkpoint."
   interpretation = "Record the recovery as it happened, failures included. The time to running, the restored checkpoint and the cohort counts are measured outcomes of this run; a healthy process, a complete cohort or a zero count delta is not proof of exactly-once delivery end to end."
 }
@@ -1179,40 +1212,58 @@ experiment "load" {
     }
   }
 
+  # The window as MySQL timed it, from start_mysql to orders_written.
   measure "orders_per_s" {
-    title = "Orders MySQL took per second"
-    value = step.orders_written.n / step.orders_written.window_s
-    unit  = "orders/s"
+    title   = "Orders MySQL took per second"
+    value   = step.orders_written.n / step.orders_written.window_s
+    unit    = "orders/s"
+    samples = step.orders_written.n
+    window  = step.orders_written.window_s
   }
 
+  # Every row ClickHouse inserted since start, each lag from two
+  # timestamps in milliseconds; the window as MySQL timed it (the rows are
+  # ClickHouse's from start to the lag step, a step wider).
   measure "lag_p50" {
-    title = "Lag MySQL → ClickHouse, median over the window's rows"
-    value = step.lag.p50_ms / 1000
-    unit  = "s"
+    title      = "Lag MySQL → ClickHouse, median over the window's rows"
+    value      = step.lag.p50_ms / 1000
+    unit       = "s"
+    samples    = step.lag.n
+    window     = step.orders_written.window_s
+    resolution = "1ms"
   }
 
   measure "lag_p95" {
-    title = "Lag MySQL → ClickHouse, 95th percentile over the window's rows"
-    value = step.lag.p95_ms / 1000
-    unit  = "s"
+    title      = "Lag MySQL → ClickHouse, 95th percentile over the window's rows"
+    value      = step.lag.p95_ms / 1000
+    unit       = "s"
+    samples    = step.lag.n
+    window     = step.orders_written.window_s
+    resolution = "1ms"
   }
 
+  # Read by the window's wait: for 30 s, every 5 s (its default interval).
   measure "backpressure_max" {
-    title = "Backpressure of the join's most blocked vertex, highest reading in the window"
-    value = step.window.backpressure_max * 100
-    unit  = "% of time"
+    title      = "Backpressure of the join's most blocked vertex, highest reading in the window"
+    value      = step.window.backpressure_max * 100
+    unit       = "% of time"
+    window     = "30s"
+    resolution = "5s"
   }
 
   measure "busy_max" {
-    title = "Busy time of the join's busiest vertex, highest reading in the window"
-    value = step.window.busy_max * 100
-    unit  = "% of time"
+    title      = "Busy time of the join's busiest vertex, highest reading in the window"
+    value      = step.window.busy_max * 100
+    unit       = "% of time"
+    window     = "30s"
+    resolution = "5s"
   }
 
   measure "join_state" {
-    title = "The join's state, largest checkpoint in the window (on the heap with the hashmap backend)"
-    value = step.window.state_mib
-    unit  = "MiB"
+    title  = "The join's state, largest checkpoint in the window (on the heap with the hashmap backend)"
+    value  = step.window.state_mib
+    unit   = "MiB"
+    window = "30s"
   }
 
   measure "cpu_taskmanager" {

@@ -16,19 +16,32 @@ type Difference struct {
 }
 
 func (d Difference) String() string {
+	if d.A == d.B {
+		// Not a difference but a caveat both records share (a measure's
+		// definition not recorded).
+		return fmt.Sprintf("%s: %s: %s in both", d.Where, d.What, d.A)
+	}
 	return fmt.Sprintf("%s: %s: %s → %s", d.Where, d.What, d.A, d.B)
 }
 
 const absent = "(absent)"
 
 // Diff compares what two records observed: the lab and its variables,
-// which experiments and steps ran and how they ended, their measures,
-// captured values,
+// which experiments and steps ran and how they ended, their measures (by
+// name), captured values,
 // expectation outcomes and counts (rows, messages). What always differs
 // between runs (times, durations, record and job IDs, endpoints) is
 // ignored, and so are captured identifiers (IdentifierCapture: which order
 // a step followed depends on when it ran).
-func Diff(a, b *Record) []Difference {
+//
+// A measure that the records define differently is not compared: Diff
+// returns a *DefinitionError instead. One whose definition a record did
+// not keep (an older record) is compared by name, and a line says the
+// definition is not recorded.
+func Diff(a, b *Record) ([]Difference, error) {
+	if err := SameDefinitions([]*Record{a, b}, nil); err != nil {
+		return nil, err
+	}
 	var out []Difference
 	add := func(where, what, x, y string) {
 		if x != y {
@@ -61,14 +74,23 @@ func Diff(a, b *Record) []Difference {
 		}
 		add(where, "experiment", expState(ea), expState(eb))
 		ma, mb := map[string]string{}, map[string]string{}
+		da, db := map[string]Measure{}, map[string]Measure{}
 		for _, m := range ea.Measures {
-			ma[m.Title] = m.Text()
+			ma[m.Name], da[m.Name] = m.Text(), m
 		}
 		for _, m := range eb.Measures {
-			mb[m.Title] = m.Text()
+			mb[m.Name], db[m.Name] = m.Text(), m
 		}
 		for _, n := range union(keys(ma), keys(mb)) {
 			add(where, "measure "+quote(n), get(ma, n), get(mb, n))
+			// A record that did not keep the definition is compared by
+			// name alone: say so, and what it does keep, the expression.
+			x, inA := da[n]
+			y, inB := db[n]
+			if inA && inB && (x.Definition == "" || y.Definition == "") {
+				out = append(out, Difference{Where: where, What: "measure " + quote(n) + " definition", A: DefinitionText(x.Definition), B: DefinitionText(y.Definition)})
+				add(where, "measure "+quote(n)+" expression", x.Expr, y.Expr)
+			}
 		}
 		sa, sb := stepMap(ea), stepMap(eb)
 		for _, sn := range union(stepNames(ea), stepNames(eb)) {
@@ -120,7 +142,7 @@ func Diff(a, b *Record) []Difference {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 func quote(s string) string { return "“" + s + "”" }

@@ -33,6 +33,9 @@ type Figure struct {
 	Value   float64
 	Numeric bool
 	Text    string
+	// Definition is a measure's (FigureMeasure): "" when the record did
+	// not keep it.
+	Definition string
 }
 
 // Figures are what an experiment measured, in step order: its recovery
@@ -43,7 +46,7 @@ type Figure struct {
 func Figures(e *Experiment) []Figure {
 	var out []Figure
 	for _, m := range e.Measures {
-		f := Figure{Kind: FigureMeasure, Key: "measure/" + m.Name, What: m.Title, Text: m.Text()}
+		f := Figure{Kind: FigureMeasure, Key: "measure/" + m.Name, What: m.Title, Text: m.Text(), Definition: m.Definition}
 		if m.Value != nil {
 			f.Value, f.Numeric = *m.Value, true
 		}

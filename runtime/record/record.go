@@ -254,17 +254,45 @@ type Measure struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
 	Unit  string `json:"unit,omitempty"`
+	// Definition identifies what decides the value (the lab's
+	// schemas.Measure.Definition, "sha256:…"): values are compared only
+	// between records of one definition. Empty in a record written
+	// before labgen kept it: not recorded.
+	Definition string `json:"definition,omitempty"`
 	// Expr is the value's expression as the lab writes it.
 	Expr  string   `json:"expr"`
 	Value *float64 `json:"value,omitempty"`
 	// Error says why it was not measured.
 	Error string `json:"error,omitempty"`
+	// Samples is how many samples the value summarises, WindowS the
+	// seconds they span and ResolutionS how finely they were taken, as
+	// the lab's measure declares them; nil when it does not, or when
+	// they could not be evaluated (Missing says why, by "samples",
+	// "window" or "resolution").
+	Samples     *int64            `json:"samples,omitempty"`
+	WindowS     *float64          `json:"window_s,omitempty"`
+	ResolutionS *float64          `json:"resolution_s,omitempty"`
+	Missing     map[string]string `json:"missing,omitempty"`
 }
 
-// Text is the measure as shown: "4.1 s", or "not measured: why".
+// Text is the measure as shown: "4.10 s", with what it summarises when
+// the lab says ("4.10 s (n = 1, resolution 1 s)"), or "not measured:
+// why".
 func (m Measure) Text() string {
 	if m.Value == nil {
 		return "not measured: " + m.Error
+	}
+	s := m.ValueText()
+	if d := m.Details(); d != "" {
+		s += " (" + d + ")"
+	}
+	return s
+}
+
+// ValueText is the value and its unit alone: "4.10 s".
+func (m Measure) ValueText() string {
+	if m.Value == nil {
+		return ""
 	}
 	s := strconv.FormatFloat(*m.Value, 'f', -1, 64)
 	if a := math.Abs(*m.Value); a >= 0.01 && a < 1e6 {
@@ -274,6 +302,44 @@ func (m Measure) Text() string {
 		s += " " + m.Unit
 	}
 	return s
+}
+
+// Details say what the value summarises, as far as the lab declares it:
+// "n = 212, over 30.2 s, resolution 1 ms"; "" when it declares nothing.
+func (m Measure) Details() string {
+	var parts []string
+	switch {
+	case m.Samples != nil:
+		parts = append(parts, fmt.Sprintf("n = %d", *m.Samples))
+	case m.Missing["samples"] != "":
+		parts = append(parts, "n not known")
+	}
+	switch {
+	case m.WindowS != nil:
+		parts = append(parts, "over "+spanText(*m.WindowS))
+	case m.Missing["window"] != "":
+		parts = append(parts, "window not known")
+	}
+	switch {
+	case m.ResolutionS != nil:
+		parts = append(parts, "resolution "+spanText(*m.ResolutionS))
+	case m.Missing["resolution"] != "":
+		parts = append(parts, "resolution not known")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// spanText shows seconds as a measure's window or resolution: "30 s",
+// "30.2 s", "250 ms", "1 ms".
+func spanText(s float64) string {
+	unit := " s"
+	if s > 0 && s < 1 {
+		s, unit = s*1000, " ms"
+	}
+	if s >= 100 {
+		return strconv.FormatFloat(s, 'f', 0, 64) + unit
+	}
+	return strconv.FormatFloat(s, 'g', 3, 64) + unit
 }
 
 // decimals keeps three significant digits of a number below 100 (4.13,

@@ -108,8 +108,8 @@ func TestDiff(t *testing.T) {
 	b.Started = t0.Add(time.Hour)
 	b.Jobs[0].ID = "ffff"
 	b.Experiments[0].Steps[0].DurationMS = 999
-	if ds := Diff(a, b); len(ds) != 0 {
-		t.Fatalf("volatile fields differ: %v", ds)
+	if ds, err := Diff(a, b); err != nil || len(ds) != 0 {
+		t.Fatalf("volatile fields differ: %v, %v", ds, err)
 	}
 	// The order followed is an identifier: it differs on every run and is
 	// not a difference; the number of notes is.
@@ -120,9 +120,14 @@ func TestDiff(t *testing.T) {
 	b.Experiments[0].Steps[1].Expectations[0].Held = true
 	b.Experiments[0].Steps = append(b.Experiments[0].Steps, &Step{Name: "extra", Status: StatusSkipped})
 	four, six := 4.125, 6.0
-	a.Experiments[0].Measures = []Measure{{Name: "lag", Title: "lag", Unit: "s", Value: &four}}
-	b.Experiments[0].Measures = []Measure{{Name: "lag", Title: "lag", Unit: "s", Value: &six}, {Name: "gone", Title: "gone", Error: "step.x.y was not captured"}}
-	got := FormatDiff(Diff(a, b))
+	const def = "sha256:0123456789ab"
+	a.Experiments[0].Measures = []Measure{{Name: "lag", Title: "lag", Unit: "s", Definition: def, Value: &four}}
+	b.Experiments[0].Measures = []Measure{{Name: "lag", Title: "lag", Unit: "s", Definition: def, Value: &six}, {Name: "gone", Title: "gone", Definition: def, Error: "step.x.y was not captured"}}
+	ds, err := Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := FormatDiff(ds)
 	want := `02 trace: measure “lag”: 4.12 s → 6.00 s
 02 trace: measure “gone”: (absent) → not measured: step.x.y was not captured
 02 trace / pick: captured notes: 1 → 3

@@ -91,6 +91,9 @@ type SetMeasure struct {
 	Name       string `json:"name"`
 	Title      string `json:"title"`
 	Unit       string `json:"unit,omitempty"`
+	// Definition is the hash of what decides the measure's value
+	// (schemas' measure definition), as the runs' records kept it.
+	Definition string `json:"definition,omitempty"`
 	// Values are each run's, in Runs' order: null for a run that did not
 	// measure it.
 	Values []*float64 `json:"values"`
@@ -353,6 +356,9 @@ func MeasureStats(recs []*Record) []SetMeasure {
 					j = len(out)
 					at[k] = j
 					out = append(out, SetMeasure{Key: k, Experiment: e.Name, Number: e.Number, Name: m.Name, Title: m.Title, Unit: m.Unit, Values: make([]*float64, len(recs))})
+				}
+				if out[j].Definition == "" {
+					out[j].Definition = m.Definition
 				}
 				if m.Value != nil {
 					v := *m.Value

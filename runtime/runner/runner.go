@@ -202,6 +202,12 @@ func (r *Runner) Record() *record.Record { return r.rec }
 // Dir is the record's directory.
 func (r *Runner) Dir() string { return r.dir }
 
+// Selects tells whether --experiment N|NAME names experiment e: its
+// name, or its number with or without leading zeros.
+func Selects(sel string, e *schemas.Experiment) bool {
+	return e.Name == sel || strconv.Itoa(e.Number) == strings.TrimLeft(sel, "0") || fmt.Sprintf("%02d", e.Number) == sel
+}
+
 func (r *Runner) selectExperiments(sel []string) ([]string, error) {
 	if len(sel) == 0 {
 		var all []string
@@ -214,7 +220,7 @@ func (r *Runner) selectExperiments(sel []string) ([]string, error) {
 	for _, s := range sel {
 		var found *schemas.Experiment
 		for _, e := range r.lab.Experiments {
-			if e.Name == s || strconv.Itoa(e.Number) == strings.TrimLeft(s, "0") || fmt.Sprintf("%02d", e.Number) == s {
+			if Selects(s, e) {
 				found = e
 			}
 		}
@@ -498,7 +504,7 @@ func (r *Runner) runExperiment(ctx context.Context, e *schemas.Experiment) error
 func (r *Runner) measure(e *schemas.Experiment) []record.Measure {
 	var out []record.Measure
 	for _, m := range e.Measures {
-		rm := record.Measure{Name: m.Name, Title: m.Title, Unit: m.Unit, Expr: m.Value.Source}
+		rm := record.Measure{Name: m.Name, Title: m.Title, Unit: m.Unit, Definition: m.Definition, Expr: m.Value.Source}
 		if why := r.unmetRefs(m.Value); why != "" {
 			rm.Error = why
 			out = append(out, rm)
@@ -519,9 +525,59 @@ func (r *Runner) measure(e *schemas.Experiment) []record.Measure {
 				rm.Value = &f
 			}
 		}
+		if rm.Value != nil {
+			r.measureDetails(e, m, &rm)
+		}
 		out = append(out, rm)
 	}
 	return out
+}
+
+// measureDetails evaluates what a measured value summarises, as far as
+// the lab declares it: its samples, window and resolution. One that
+// cannot be evaluated leaves the value as it is and says why in Missing.
+func (r *Runner) measureDetails(e *schemas.Experiment, m *schemas.Measure, rm *record.Measure) {
+	eval := func(what string, x *schemas.Expr, set func(cty.Value) error) {
+		if x == nil {
+			return
+		}
+		why := r.unmetRefs(*x)
+		if why == "" {
+			v, diags := x.Eval(r.evalCtx(e.Name, cty.NilVal))
+			if diags.HasErrors() {
+				why = diagText(diags)
+			} else if err := set(v); err != nil {
+				why = what + " " + err.Error()
+			}
+		}
+		if why != "" {
+			if rm.Missing == nil {
+				rm.Missing = map[string]string{}
+			}
+			rm.Missing[what] = why
+		}
+	}
+	eval("samples", m.Samples, func(v cty.Value) error {
+		n, err := schemas.MeasureCount(v)
+		if err == nil {
+			rm.Samples = &n
+		}
+		return err
+	})
+	eval("window", m.Window, func(v cty.Value) error {
+		s, err := schemas.MeasureSpan(v, false)
+		if err == nil {
+			rm.WindowS = &s
+		}
+		return err
+	})
+	eval("resolution", m.Resolution, func(v cty.Value) error {
+		s, err := schemas.MeasureSpan(v, true)
+		if err == nil {
+			rm.ResolutionS = &s
+		}
+		return err
+	})
 }
 
 // stepOrSkip runs one step of e, or records it skipped: for skip when

@@ -205,7 +205,16 @@ FROM orders o LEFT JOIN payments p ON o.order_id = p.order_id`)
 	// The finding comes from the paid row's own times: ClickHouse (here
 	// the stand-in's now(), to the second) inserted it after the payment.
 	if len(e.Measures) != 1 || e.Measures[0].Value == nil || *e.Measures[0].Value < 0 || *e.Measures[0].Value > 10 {
-		t.Errorf("payment_to_clickhouse: %+v\n%s", e.Measures, md)
+		t.Fatalf("payment_to_clickhouse: %+v\n%s", e.Measures, md)
+	}
+	// The record keeps the definition lab.json gives the measure, and
+	// what the lab says it summarises: one order, to the millisecond.
+	m, lm := e.Measures[0], l.Lab.Experiment("delayed_payment").Measures[0]
+	if m.Definition == "" || m.Definition != lm.Definition {
+		t.Errorf("the record's definition %q, lab.json's %q", m.Definition, lm.Definition)
+	}
+	if m.Samples == nil || *m.Samples != 1 || m.ResolutionS == nil || *m.ResolutionS != 0.001 || m.WindowS != nil || m.Missing != nil {
+		t.Errorf("payment_to_clickhouse summarises %+v", m)
 	}
 	if strings.Contains(string(md), env["MYSQL_READER_PASSWORD"]) {
 		t.Error("the record holds the reader's password")

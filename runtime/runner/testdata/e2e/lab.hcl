@@ -67,6 +67,7 @@ experiment "pick" {
       order_id = [for r in result.rows : r.order_id if r.payment_status == null][0]
       category = [for r in result.rows : r.category if r.payment_status == null][0]
       unpaid   = length([for r in result.rows : r if r.payment_status == null])
+      orders   = length(result.rows)
     }
     expect {
       condition = length(result.rows) == 3
@@ -130,6 +131,17 @@ experiment "pick" {
   measure "missing" {
     title = "What a missing capture measures"
     value = step.nothing.none
+  }
+
+  # What the value summarises: one evaluated from a capture, one a static
+  # duration, and one whose capture is missing (the value stays).
+  measure "unpaid" {
+    title      = "Orders without a payment, counted"
+    value      = step.pending.unpaid
+    unit       = "orders"
+    samples    = step.pending.orders
+    window     = step.nothing.none
+    resolution = "1s"
   }
 }
 
