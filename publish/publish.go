@@ -136,14 +136,8 @@ func Write(dir string, rs []*record.Record) ([]string, error) {
 		return nil, err
 	}
 	defer w.close()
-	for i, r := range rs {
-		b, err := Page(r)
-		if err != nil {
-			return w.written, fmt.Errorf("record %s: %w", r.ID, err)
-		}
-		if err := w.put(names[i]+".html", b); err != nil {
-			return w.written, err
-		}
+	if err := w.recordPages(rs, names); err != nil {
+		return w.written, err
 	}
 	if len(rs) > 1 {
 		b, err := Comparison(rs, names)
@@ -193,6 +187,20 @@ func (w *pageWriter) put(name string, b []byte) error {
 }
 
 func (w *pageWriter) close() { w.root.Close() }
+
+// recordPages writes each record's page as NAME.html, names in rs' order.
+func (w *pageWriter) recordPages(rs []*record.Record, names []string) error {
+	for i, r := range rs {
+		b, err := Page(r)
+		if err != nil {
+			return fmt.Errorf("record %s: %w", r.ID, err)
+		}
+		if err := w.put(names[i]+".html", b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // oneLab refuses records of different labs: a comparison needs one lab.
 func oneLab(rs []*record.Record) error {

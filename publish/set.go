@@ -161,15 +161,11 @@ func WriteSet(dir string, s *record.Set) ([]string, error) {
 		return nil, err
 	}
 	defer w.close()
+	if err := w.recordPages(rs, names); err != nil {
+		return w.written, err
+	}
 	pages := make([]string, len(s.Runs))
-	for i, r := range rs {
-		b, err := Page(r)
-		if err != nil {
-			return w.written, fmt.Errorf("record %s: %w", r.ID, err)
-		}
-		if err := w.put(names[i]+".html", b); err != nil {
-			return w.written, err
-		}
+	for i := range rs {
 		pages[at[i]] = names[i] + ".html"
 	}
 	compare := ""

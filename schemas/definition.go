@@ -235,13 +235,5 @@ func exprDefinition(x Expr, vars map[string]bool) string {
 	if diags.HasErrors() {
 		return src
 	}
-	var parts []string
-	for _, t := range toks {
-		switch t.Type {
-		case hclsyntax.TokenNewline, hclsyntax.TokenComment, hclsyntax.TokenEOF:
-			continue
-		}
-		parts = append(parts, string(t.Bytes))
-	}
-	return strings.Join(parts, " ")
+	return tokenText(toks)
 }

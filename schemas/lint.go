@@ -577,6 +577,12 @@ func (d *decoder) conjunctKey(e hclsyntax.Expression) string {
 func (d *decoder) norm(e hclsyntax.Expression) string {
 	src := exprSource(d, e)
 	toks, _ := hclsyntax.LexExpression([]byte(src), e.Range().Filename, e.Range().Start)
+	return tokenText(toks)
+}
+
+// tokenText is an expression's tokens joined by one space, without the
+// newlines and comments between them: its text as its meaning goes.
+func tokenText(toks hclsyntax.Tokens) string {
 	var parts []string
 	for _, t := range toks {
 		switch t.Type {

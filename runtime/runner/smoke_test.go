@@ -28,15 +28,7 @@ func TestSmokeKinds(t *testing.T) {
 // producer's growing table and the lakes included, and checks the
 // services by asking each engine.
 func TestSmokePlan(t *testing.T) {
-	lab, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	dir, _ := renderLab(t, lab)
-	l, err := labdir.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := renderedSeed(t)
 	r, err := New(Options{Lab: l, Endpoints: l.Endpoints(nil), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -61,15 +53,7 @@ func TestSmokePlan(t *testing.T) {
 // that ran: compose's job-submitter only on compose, never on the native
 // stack or Kubernetes, which have no such service.
 func TestSmokeTextsMatchTheFace(t *testing.T) {
-	lab, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	dir, _ := renderLab(t, lab)
-	l, err := labdir.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := renderedSeed(t)
 	for _, face := range []string{"compose", "native", "kubernetes"} {
 		r, err := New(Options{Lab: l, Endpoints: l.Endpoints(nil), Version: "test", Stack: &record.Stack{Face: face}})
 		if err != nil {
@@ -84,6 +68,21 @@ func TestSmokeTextsMatchTheFace(t *testing.T) {
 			t.Errorf("%s: the smoke checks speak of compose's job-submitter: %v\n%s", face, says, text.String())
 		}
 	}
+}
+
+// renderedSeed is the seed lab rendered, as labgen run loads it.
+func renderedSeed(t *testing.T) *labdir.Lab {
+	t.Helper()
+	lab, diags := schemas.NewParser().Load("../../labs/orders", schemas.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	dir, _ := renderLab(t, lab)
+	l, err := labdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 // TestSmokeLakeAsksTheFace: a lake check asks the face's Services where
