@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/labgen/labgen/flinksql"
 )
 
@@ -72,17 +74,30 @@ func (d *decoder) checkSQLTables(what, engine, sql string, src *sqlSource) {
 	if d.stackBroken || sql == "" {
 		return
 	}
+	// A table, the stack or a store with errors may be missing from the
+	// lab: its tables are not known, and that error is the one to fix.
+	for x := range d.declarations {
+		if x.Severity == hcl.DiagError {
+			return
+		}
+	}
 	db, names, plain, qualified, ok := d.sqlTableNames(engine)
 	if !ok {
 		return
 	}
 	// Captured values become blanks of the same length, so that offsets
-	// still point into the lab's text.
+	// still point into the lab's text; one that is part of a name
+	// (orders_${…}) leaves the name unknown.
+	for _, m := range capturedValue.FindAllStringIndex(sql, -1) {
+		if m[0] > 0 && nameByte(sql[m[0]-1]) || m[1] < len(sql) && nameByte(sql[m[1]]) {
+			return
+		}
+	}
 	sql = capturedValue.ReplaceAllStringFunc(sql, func(m string) string { return "0" + strings.Repeat(" ", len(m)-1) })
 	// Backslash escapes (MySQL, ClickHouse), dollar quotes (PostgreSQL,
-	// ClickHouse) and # comments are read differently by the servers
-	// than by flinksql's reader.
-	if strings.ContainsAny(sql, "\\$#") {
+	// ClickHouse), # comments and PostgreSQL's nested comments are read
+	// differently by the servers than by flinksql's reader.
+	if strings.ContainsAny(sql, "\\$#") || engine == EnginePostgres && nestedComment(sql) {
 		return
 	}
 	toks := flinksql.Lex(sql)
@@ -162,6 +177,31 @@ func (d *decoder) checkSQLTables(what, engine, sql string, src *sqlSource) {
 		d.errorf(src.rng(ref.Pos, ref.End), "Query reads an undeclared table",
 			"%s names %s, but no table of this lab has a %s store called so (unqualified names are in %s).%s",
 			what, written, engineTitle(engine), db, hint)
+	}
+}
+
+// nameByte tells whether c may be part of a (dotted) name.
+func nameByte(c byte) bool {
+	return c == '_' || c == '.' || c == '`' || c == '"' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// nestedComment tells whether a /* comment holds another /*, which
+// PostgreSQL nests and flinksql's reader does not.
+func nestedComment(sql string) bool {
+	for rest := sql; ; {
+		i := strings.Index(rest, "/*")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+2:]
+		end := strings.Index(rest, "*/")
+		if end < 0 {
+			return false
+		}
+		if strings.Contains(rest[:end], "/*") {
+			return true
+		}
+		rest = rest[end+2:]
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 const undeclaredTable = "Query reads an undeclared table"
@@ -102,6 +104,7 @@ func TestSQLTablesNotReported(t *testing.T) {
 		{"postgres", "SELECT id FROM payments WHERE id IS DISTINCT FROM 1"},
 		{"postgres", "SELECT EXTRACT(YEAR FROM now()), SUBSTRING('abc' FROM 2)"},
 		{"postgres", "SELECT $$ FROM nope $$"},
+		{"postgres", "SELECT 1 /* a /* nested */ FROM nope */ FROM payments"},
 		{"clickhouse", "SELECT * FROM system.parts"},
 		{"clickhouse", "SELECT number FROM numbers(10)"},
 		{"clickhouse", "SELECT count() FROM analytics.order_wide FINAL"},
@@ -110,8 +113,39 @@ func TestSQLTablesNotReported(t *testing.T) {
 		{"clickhouse", "SELECT * FROM analytics.order_wide_queue"},
 		{"clickhouse", "SHOW TABLES FROM analytics"},
 	}
-	for _, d := range loadSource(t, sqlTablesLab(cases)) {
-		if d.Severity == 1 || d.Summary == undeclaredTable {
+	// A captured value that is part of a name leaves the name unknown.
+	steps := `experiment "e" {
+  number = 1
+  title  = "E"
+  step "pick" {
+    engine  = "mysql"
+    sql     = "SELECT 'x' AS suffix"
+    capture = { suffix = result.rows[0].suffix }
+  }
+  step "part" {
+    engine = "mysql"
+    sql    = "SELECT * FROM orders_${step.pick.suffix} WHERE id = ${step.pick.suffix}"
+  }
+}
+`
+	for _, d := range loadSource(t, sqlTablesLab(cases)+steps) {
+		if d.Severity == hcl.DiagError || d.Summary == undeclaredTable {
+			t.Errorf("%s: %s", d.Summary, d.Detail)
+		}
+	}
+}
+
+// TestSQLTablesAfterBrokenTable: a table whose block has errors (here an
+// invalid name) is missing from the lab, and a query naming it is not
+// reported again: one mistake, one error.
+func TestSQLTablesAfterBrokenTable(t *testing.T) {
+	src := strings.Replace(sqlTablesLab([][2]string{{"mysql", "SELECT * FROM orders"}}), `table "orders" {`, `table "Orders-x" {`, 1)
+	diags := loadSource(t, src)
+	if !diags.HasErrors() {
+		t.Fatal("the broken table loaded without errors")
+	}
+	for _, d := range diags {
+		if d.Summary == undeclaredTable {
 			t.Errorf("%s: %s", d.Summary, d.Detail)
 		}
 	}
