@@ -78,7 +78,7 @@ experiment "one" {
 
   step "source" {
     engine = "mysql"
-    sql    = "SELECT * FROM t WHERE id = ${step.pick.id}"
+    sql    = "SELECT * FROM dual WHERE id = ${step.pick.id}"
   }
 
   step "pick" {
@@ -88,10 +88,10 @@ experiment "one" {
   }
 }
 `},
-			want: `DIR/lab.hcl:15:44: Error: Reference to a later step
+			want: `DIR/lab.hcl:15:47: Error: Reference to a later step
 
   on DIR/lab.hcl line 15, in experiment "one":
-  15:     sql    = "SELECT * FROM t WHERE id = ${step.pick.id}"
+  15:     sql    = "SELECT * FROM dual WHERE id = ${step.pick.id}"
 
 Step pick of experiment one runs after this one: steps run in order, and a
 step can use only what steps before it captured.

@@ -338,6 +338,11 @@ func TableRefs(toks []Token) []TableRef {
 		if t.Is("FROM") && len(open) > 0 && fromInCall[open[len(open)-1]] {
 			continue
 		}
+		// a IS [NOT] DISTINCT FROM b compares values, and ClickHouse's
+		// ARRAY JOIN unfolds a column: neither names a table.
+		if i > 0 && (t.Is("FROM") && toks[i-1].Is("DISTINCT") || t.Is("JOIN") && toks[i-1].Is("ARRAY")) {
+			continue
+		}
 		switch {
 		case t.Is("FROM") || t.Is("JOIN"):
 			j := ref(i + 1)

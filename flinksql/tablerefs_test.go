@@ -20,3 +20,22 @@ func TestTableRefsSkipsFromInCalls(t *testing.T) {
 		t.Errorf("TableRefs = %v, want [readings sites]", got)
 	}
 }
+
+// TestTableRefsSkipsDistinctFromAndArrayJoin: IS DISTINCT FROM compares
+// two values and ClickHouse's ARRAY JOIN unfolds a column; the tables
+// around them are still found.
+func TestTableRefsSkipsDistinctFromAndArrayJoin(t *testing.T) {
+	for q, want := range map[string]string{
+		"SELECT a FROM t WHERE a IS DISTINCT FROM b":                         "[t]",
+		"SELECT a FROM t WHERE a IS NOT DISTINCT FROM b JOIN u ON u.a = t.a": "[t u]",
+		"SELECT x FROM t ARRAY JOIN arr AS x LEFT ARRAY JOIN other AS y":     "[t]",
+	} {
+		var got []string
+		for _, r := range TableRefs(Lex(q)) {
+			got = append(got, r.Name())
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("TableRefs(%q) = %v, want %s", q, got, want)
+		}
+	}
+}

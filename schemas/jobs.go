@@ -236,6 +236,7 @@ func (d *decoder) decodePreset(b *hcl.Block) *Preset {
 			src := d.sqlSourceOf(at["sql"], p.SQL)
 			p.SQLSource = &SQLSource{src}
 			d.checkPresetSQL(p, src)
+			d.checkSQLTables("Preset "+name, p.Engine, p.SQL, src)
 		}
 	}
 	if p.Engine != "" && !d.lab.Stack.Has(p.Engine) {

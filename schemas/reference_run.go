@@ -144,7 +144,9 @@ var refRun = map[string]string{
 	"preset.needs": "A list of job references (`[job.hourly_sales]`): jobs whose output the query reads. Each must be " +
 		"declared; the preset is unavailable when one of them is.",
 	"preset.sql": "A string, usually `file(\"presets/NAME.sql\")`: a single read-only statement, checked when the lab " +
-		"is loaded (\"Preset is not read-only\"); reserved words used bare as names are warned of for MySQL.",
+		"is loaded (\"Preset is not read-only\"); reserved words used bare as names are warned of for MySQL. A table it " +
+		"names after FROM or JOIN must be one of the lab's with a store of `engine` (\"Query reads an undeclared table\"); " +
+		"see `experiment.step.sql`.",
 	"preset.title": "A string: the preset's name in the runbook and the console (its block name when left out).",
 
 	// experiment
@@ -273,7 +275,13 @@ var refRun = map[string]string{
 		"`sample`.",
 	"experiment.step.sql": "A string template of SQL run on `engine`, which may use `var` and captured values but not " +
 		"`result`. It must be a single read-only statement: checked when the lab is loaded if it needs no captured value, " +
-		"else after the values are filled in, when SQL that does not only read is not run and fails the step.",
+		"else after the values are filled in, when SQL that does not only read is not run and fails the step. Each table " +
+		"it names after FROM or JOIN must be one of the lab's with a store of `engine`, written plain or qualified as the " +
+		"rendered DDL creates it (`shop.orders`, `public.payments`, `analytics.dwd_order_wide`, and the `_queue` and `_mv` " +
+		"of a table ClickHouse ingests from Kafka), when the lab is loaded (\"Query reads an undeclared table\"). The " +
+		"servers' own schemas (information_schema, mysql, performance_schema, sys, pg_catalog and `pg_*`, system), " +
+		"common table expressions, subqueries, table functions and SQL the check cannot read reliably (backslash " +
+		"escapes, dollar quotes, `#` comments, a statement other than SELECT or WITH) are left to the engine check.",
 	"experiment.step.text": "A string: what to do or look at, shown after the step's title in the runbook and kept in the record.",
 	"experiment.step.timeout": "A duration bounding the step, by default 1m for query and flink steps, 3m for compose and " +
 		"`lab = \"smoke\"`, 15m for `lab = \"batch\"`. Kafka steps use their own `timeout`, and a wait runs its step with " +

@@ -313,10 +313,17 @@ func decodeQueryStep(d *decoder, at hcl.Attributes, s *Step, _ *Experiment) {
 		q.Engine = d.oneOf(at["engine"], "", EngineMySQL, EnginePostgres, EngineClickHouse)
 		q.SQL = d.expr(at["sql"], cty.String, false)
 		// SQL that needs captured values is checked by the runtime.
+		readOnly := true
 		if !q.SQL.Deferred() && q.SQL.Text != "" && q.Engine != "" {
 			if err := sqlread.Check(q.Engine, q.SQL.Text); err != nil {
 				d.errorf(at["sql"].Expr.Range(), "Query is not read-only", "Step %s must run a single read-only statement: %s.", s.Name, err)
+				readOnly = false
 			}
+		}
+		// The tables it names, also in SQL with captured values in it.
+		if readOnly && q.Engine != "" && at["sql"] != nil {
+			text := strings.TrimSpace(q.SQL.Text)
+			d.checkSQLTables("The SQL of step "+s.Name, q.Engine, text, d.sqlSourceOf(at["sql"], text))
 		}
 	}
 	s.Query = q

@@ -34,6 +34,20 @@ stack {
   }
 }
 
+# The tables the queries name; the tests create them on their servers.
+table "orders" {
+  key = ["order_id"]
+  column "order_id" { type = "bigint" }
+  store "mysql" {}
+}
+
+table "later" {
+  key = ["n"]
+  column "n" { type = "bigint" }
+  store "mysql" {}
+  store "clickhouse" {}
+}
+
 experiment "syntax" {
   number = 1
   title  = "A syntax error"

@@ -21,6 +21,7 @@ table "readings" {
 
   store "mysql" {}
   store "postgres" {}
+  store "clickhouse" {}
 }
 
 preset "mysql_recent" {

@@ -98,9 +98,9 @@ experiment "pick" {
   }
 
   step "broken" {
-    title  = "A query of a table that does not exist"
+    title  = "A query of a column that does not exist"
     engine = "mysql"
-    sql    = "SELECT * FROM no_such_table"
+    sql    = "SELECT no_such_column FROM orders"
   }
 
   step "nothing" {
@@ -181,7 +181,7 @@ experiment "payment" {
   step "stopper" {
     title      = "A failing step that stops the experiment"
     engine     = "mysql"
-    sql        = "SELECT * FROM also_missing"
+    sql        = "SELECT also_missing FROM orders"
     on_failure = "stop"
   }
 
