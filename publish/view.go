@@ -22,6 +22,9 @@ type pageView struct {
 	Head        []headRow
 	Experiments []expView
 	Pending     []string
+	// Answers open the page: one per experiment, from the record's
+	// Answers, as record.md's.
+	Answers []record.Answer
 }
 
 type expView struct {
@@ -81,6 +84,7 @@ func recordView(read *record.Record) (*pageView, error) {
 	}
 	v.Summary = r.Count().Summary()
 	v.Head = head(r)
+	v.Answers = r.Answers()
 	shown := map[string]string{}
 	for ei, e := range r.Experiments {
 		ev := expView{E: e, More: e.Total - len(e.Steps)}
