@@ -173,9 +173,10 @@ func TestBrowser(t *testing.T) {
 // steps that sampled it) and the time to running (its job state, RUNNING
 // throughout, vertex 2, 0 throughout, and vertex 1's records out, which
 // changes once, are lines of text); the real seed-lab record samples
-// nothing but has its time to running; the comparison overlays the two
-// quantities; a set's page (index) draws none.
-var wantCharts = map[string]int{"20261130-220756-339e": 2, "20261130-220756-339e-b": 2, "compare": 2, "20261130-214026-ac7a": 1, "index": 0}
+// nothing but has its time to running; the comparison overlays the one
+// quantity the records' pages chart (checkpoints); a set's page (index)
+// draws none.
+var wantCharts = map[string]int{"20261130-220756-339e": 2, "20261130-220756-339e-b": 2, "compare": 1, "20261130-214026-ac7a": 1, "index": 0}
 
 type figure struct {
 	Title     string `json:"title"`
