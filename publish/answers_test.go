@@ -37,7 +37,7 @@ func TestAnswersFirst(t *testing.T) {
 		// Experiment 01's first expectation: its verdict, the value beside
 		// its bound, and the control that showed it able to fail with
 		// the values seen under it.
-		`<td>Measured: within 30 s ClickHouse serves exactly the orders MySQL held (none missing, none extra after deduplication).</td><td class="held"><strong>held</strong></td><td><span class="bound" title="samples[length(samples) - 1].ms &lt;= 30000"><strong>8103</strong> ≤ 30000</span></td><td class="control-verdict">shown able to fail by orders_lost (2920 == 2925, 34220 &lt;= 30000); taskmanager_paused (51333 &lt;= 30000)</td>`,
+		`<td>Measured: within 30 s ClickHouse serves exactly the orders MySQL held (none missing, none extra after deduplication).</td><td class="held"><strong>held</strong></td><td class="bounds"><span class="bound" title="samples[length(samples) - 1].ms &lt;= 30000"><strong>8103</strong> ≤ 30000</span></td><td class="control-verdict">shown able to fail by orders_lost (2920 == 2925, 34220 &lt;= 30000); taskmanager_paused (51333 &lt;= 30000)</td>`,
 		// A sanity check says so, with the lab's reason.
 		`<td class="control-verdict">sanity check: It reads MySQL only`,
 		// Experiment 07's measures, in the Findings' units, with the

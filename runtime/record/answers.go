@@ -49,6 +49,29 @@ type Bound struct {
 // Text is the comparison as shown: "8103 ≤ 30000".
 func (b Bound) Text() string { return b.Value + " " + b.Op + " " + b.Bound }
 
+// Bounded tells whether any expectation of the answer compares a value
+// to a bound: without one, the answer has no column for them.
+func (a Answer) Bounded() bool {
+	for _, x := range a.Expectations {
+		if len(x.Bounds) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Detailed tells whether any measure of the answer says what it
+// summarises, or why it was not measured: without one, the answer's
+// measures have no column for it.
+func (a Answer) Detailed() bool {
+	for _, m := range a.Measures {
+		if m.Value == nil || m.Details() != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Answers are the record's answers, one per experiment, in order.
 func (r *Record) Answers() []Answer {
 	var out []Answer
@@ -203,13 +226,19 @@ func writeAnswers(w io.Writer, r *Record) {
 				for _, b := range x.Bounds {
 					bs = append(bs, b.Text()+" (`"+b.Expr+"`)")
 				}
-				row := []string{x.Message, "**" + x.Outcome + "**", strings.Join(bs, "; ")}
+				row := []string{x.Message, "**" + x.Outcome + "**"}
+				if a.Bounded() {
+					row = append(row, strings.Join(bs, "; "))
+				}
 				if a.Controlled {
 					row = append(row, x.ControlText())
 				}
 				rows = append(rows, row)
 			}
-			header := []string{"expectation", "verdict", "measured vs bound"}
+			header := []string{"expectation", "verdict"}
+			if a.Bounded() {
+				header = append(header, "measured vs bound")
+			}
 			if a.Controlled {
 				header = append(header, "controls")
 			}
@@ -226,9 +255,17 @@ func writeAnswers(w io.Writer, r *Record) {
 				if m.Value == nil {
 					val, det = "**not measured**", m.Error
 				}
-				rows = append(rows, []string{m.Title, val, det})
+				row := []string{m.Title, val}
+				if a.Detailed() {
+					row = append(row, det)
+				}
+				rows = append(rows, row)
 			}
-			writeTable(w, []string{"measure", "measured", "of"}, rows, uniform(3, 400))
+			header := []string{"measure", "measured"}
+			if a.Detailed() {
+				header = append(header, "of")
+			}
+			writeTable(w, header, rows, uniform(len(header), 400))
 		}
 	}
 }
