@@ -49,6 +49,22 @@ type Bound struct {
 // Text is the comparison as shown: "8103 ≤ 30000".
 func (b Bound) Text() string { return b.Value + " " + b.Op + " " + b.Bound }
 
+// Incomplete says why the answer is not whole: steps that failed or
+// did not run yet; "" when every step ran without an error.
+func (a Answer) Incomplete() string {
+	var why []string
+	if a.StepsFailed > 0 {
+		why = append(why, fmt.Sprintf("%d step(s) failed", a.StepsFailed))
+	}
+	if a.NotRun > 0 {
+		why = append(why, fmt.Sprintf("%d step(s) not run yet", a.NotRun))
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "Not answered in full: " + strings.Join(why, ", ") + "."
+}
+
 // Bounded tells whether any expectation of the answer compares a value
 // to a bound: without one, the answer has no column for them.
 func (a Answer) Bounded() bool {
@@ -216,8 +232,8 @@ func writeAnswers(w io.Writer, r *Record) {
 			fmt.Fprintf(w, "Not answered: the experiment was skipped (%s).\n", a.Skipped)
 			continue
 		}
-		if a.NotRun > 0 {
-			fmt.Fprintf(w, "Not answered in full: %d step(s) not run yet.\n\n", a.NotRun)
+		if s := a.Incomplete(); s != "" {
+			fmt.Fprintf(w, "%s\n\n", s)
 		}
 		if len(a.Expectations) > 0 {
 			var rows [][]string
