@@ -39,11 +39,14 @@ refused, naming both definitions; one a record kept no definition of (an
 older record) is compared by name, with a line saying so.
 
 record publish RECORD… -o DIR writes one self-contained HTML page per
-record into DIR (<id>.html): the findings (each experiment's measures),
-what ran, the runbook text, each step's SQL
+record into DIR (<id>.html): first the answers (per experiment its
+question, each expectation's verdict with the value beside its bound and
+its controls' verdict, its measures), then the controls table, what ran,
+the runbook text, each step's SQL
 and result tables (SQL NULL shown as NULL), captured values, expectations,
-errors verbatim, the sampled quantities as SVG charts (never identifiers;
-a constant series as a line of text), the measured time to running after a
+errors verbatim, the sampled quantities as SVG charts (never identifiers
+nor a step kind's defaults; a constant series or one that changed once as
+a line of text; no line across a time nothing sampled), the measured time to running after a
 worker interruption, and with --controls the verdicts of every expectation
 under its negative controls. With several records of one lab it adds
 compare.html (also index.html): per experiment each expectation's verdict

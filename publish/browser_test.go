@@ -168,13 +168,15 @@ func TestBrowser(t *testing.T) {
 	}
 }
 
-// wantCharts by page: the sampled record charts the two quantities that
-// change (checkpoints, vertex 1's records out) and the time to running
-// (its job state, RUNNING throughout, and vertex 2, 0 throughout, are
-// lines of text); the real seed-lab record samples nothing but has its
-// time to running; the comparison overlays the two quantities; a set's
-// page (index) draws none.
-var wantCharts = map[string]int{"20261130-220756-339e": 3, "20261130-220756-339e-b": 3, "compare": 2, "20261130-214026-ac7a": 1, "index": 0}
+// wantCharts by page: the sampled record charts the quantity that
+// changes more than once (checkpoints, its line broken between the two
+// steps that sampled it) and the time to running (its job state, RUNNING
+// throughout, vertex 2, 0 throughout, and vertex 1's records out, which
+// changes once, are lines of text); the real seed-lab record samples
+// nothing but has its time to running; the comparison overlays the one
+// quantity the records' pages chart (checkpoints); a set's page (index)
+// draws none.
+var wantCharts = map[string]int{"20261130-220756-339e": 2, "20261130-220756-339e-b": 2, "compare": 1, "20261130-214026-ac7a": 1, "index": 0}
 
 type figure struct {
 	Title     string `json:"title"`

@@ -36,6 +36,22 @@ const maxSeries = 8
 type line struct {
 	Name string
 	XY   plotter.XYs
+	// Breaks are the indices of XY where the line starts again: the
+	// time before was not sampled, and no line crosses it.
+	Breaks []int
+}
+
+// segments are the line's runs of points, split at its breaks.
+func (l line) segments() []plotter.XYs {
+	var out []plotter.XYs
+	from := 0
+	for _, b := range l.Breaks {
+		if b > from && b < len(l.XY) {
+			out = append(out, l.XY[from:b])
+			from = b
+		}
+	}
+	return append(out, l.XY[from:])
 }
 
 // marker is a vertical line at x with a label (a TaskManager stopped).
@@ -95,14 +111,20 @@ func lineChartX(title, xLabel, yLabel string, lines []line, markers []marker) (c
 	p.Y.Tick.Marker = plainTicks{}
 	var legend []legendEntry
 	for i, l := range lines {
-		pl, err := plotter.NewLine(l.XY)
-		if err != nil {
-			return c, err
+		var first *plotter.Line
+		for _, seg := range l.segments() {
+			pl, err := plotter.NewLine(seg)
+			if err != nil {
+				return c, err
+			}
+			pl.Color = palette[i]
+			pl.Width = vg.Points(1.6)
+			p.Add(pl)
+			if first == nil {
+				first = pl
+			}
 		}
-		pl.Color = palette[i]
-		pl.Width = vg.Points(1.6)
-		p.Add(pl)
-		legend = append(legend, legendEntry{l.Name, pl})
+		legend = append(legend, legendEntry{l.Name, first})
 		if len(l.XY) <= 60 {
 			sc, err := plotter.NewScatter(l.XY)
 			if err != nil {

@@ -293,12 +293,14 @@ func sameCells(cs []compareCell) bool {
 	return true
 }
 
-// overlaid draws, for each sampled quantity of an experiment (numeric,
-// not an identifier, more than one point that changes in at least one
-// record), one chart with a line per record.
+// overlaid draws, for each sampled quantity of an experiment that a
+// record's page charts (numeric, not an identifier nor its step kind's
+// defaults, changing more than once in at least one record), one chart
+// with a line per record, broken where nothing sampled.
 func overlaid(es []*record.Experiment, names []string) ([]chart, error) {
 	lines := map[string][]line{}
 	changes := map[string]bool{}
+	units := map[string]string{}
 	var order []string
 	number, name := 0, ""
 	for i, e := range es {
@@ -307,14 +309,17 @@ func overlaid(es []*record.Experiment, names []string) ([]chart, error) {
 		}
 		number, name = e.Number, e.Name
 		for _, s := range collect(e, experimentT0(e)) {
-			if !s.numeric || s.ident || len(s.xy) < 2 {
+			if !s.numeric || s.ident || s.defaults || len(s.xy) < 2 {
 				continue
 			}
 			if _, ok := lines[s.name]; !ok {
 				order = append(order, s.name)
 			}
-			changes[s.name] = changes[s.name] || !s.constant()
-			lines[s.name] = append(lines[s.name], line{Name: names[i], XY: s.xy})
+			changes[s.name] = changes[s.name] || s.charted()
+			if s.unit != "" {
+				units[s.name] = s.unit
+			}
+			lines[s.name] = append(lines[s.name], line{Name: names[i], XY: s.xy, Breaks: s.breaks()})
 		}
 	}
 	var out []chart
@@ -322,7 +327,11 @@ func overlaid(es []*record.Experiment, names []string) ([]chart, error) {
 		if len(lines[n]) < 2 || !changes[n] {
 			continue
 		}
-		c, err := lineChart(fmt.Sprintf("%02d %s: %s", number, name, n), n, lines[n], nil)
+		y := n
+		if u := units[n]; u != "" {
+			y += " (" + u + ")"
+		}
+		c, err := lineChart(fmt.Sprintf("%02d %s: %s", number, name, n), y, lines[n], nil)
 		if err != nil {
 			return nil, err
 		}

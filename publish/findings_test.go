@@ -8,8 +8,9 @@ import (
 	"github.com/labgen/labgen/runtime/record"
 )
 
-// A record's measures are its findings: a table at the top of the page
-// and of record.md, and rows of the comparison of two records.
+// A record's measures are its findings: in each experiment's answer at
+// the top of the page and of record.md, and rows of the comparison of
+// two records.
 func TestFindingsOnPage(t *testing.T) {
 	r := load(t, "sampled")
 	lag := 4.1
@@ -22,16 +23,16 @@ func TestFindingsOnPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(b)
-	for _, want := range []string{`<section class="findings" id="findings">`, "payment → ClickHouse", "<strong>4.10 s</strong>", "not measured: step.x.y was not captured"} {
+	for _, want := range []string{`<section class="answers" id="answers">`, "payment → ClickHouse", "<td><strong>4.10 s</strong></td>", "<td><strong>not measured</strong></td><td>step.x.y was not captured</td>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if strings.Index(page, `id="findings"`) > strings.Index(page, `id="provenance"`) {
+	if strings.Index(page, `id="answers"`) > strings.Index(page, `id="provenance"`) {
 		t.Error("the findings are not at the top of the page")
 	}
 	md := string(record.Markdown(r))
-	if !strings.Contains(md, "## Findings") || !strings.Contains(md, "| payment → ClickHouse") || !strings.Contains(md, "4.10 s") {
+	if !strings.Contains(md, "## Answers") || !strings.Contains(md, "| payment → ClickHouse") || !strings.Contains(md, "**4.10 s**") {
 		t.Errorf("record.md lacks the findings:\n%s", md[:min(len(md), 2000)])
 	}
 
@@ -61,10 +62,10 @@ func TestFindingDetails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `<td title="definition sha256:0123456789ab"><strong>4.10 s</strong> (n = 1, resolution 1 s)</td>`; !strings.Contains(string(b), want) {
+	if want := `<td title="definition sha256:0123456789ab">payment → ClickHouse</td><td><strong>4.10 s</strong></td><td>n = 1, resolution 1 s</td>`; !strings.Contains(string(b), want) {
 		t.Errorf("the page lacks %s", want)
 	}
-	if md := string(record.Markdown(r)); !strings.Contains(md, "4.10 s (n = 1, resolution 1 s)") {
+	if md := string(record.Markdown(r)); !strings.Contains(md, "**4.10 s**") || !strings.Contains(md, "n = 1, resolution 1 s") {
 		t.Errorf("record.md lacks the details:\n%s", md[:min(len(md), 2000)])
 	}
 }

@@ -50,6 +50,8 @@ var tmpl = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
 	"json":          func(b []byte) string { return string(b) },
 	"controlsIntro": func() string { return record.ControlsIntro },
 	"mutantsIntro":  func() string { return record.MutantsIntro },
+	"answersIntro":  func() string { return record.AnswersIntro },
+	"noAnswer":      func() string { return record.NoAnswer },
 	"css":           func() template.CSS { b, _ := files.ReadFile("style.css"); return template.CSS(b) },
 }).ParseFS(files, "page.html.tmpl"))
 

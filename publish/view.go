@@ -3,7 +3,9 @@ package publish
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +24,9 @@ type pageView struct {
 	Head        []headRow
 	Experiments []expView
 	Pending     []string
+	// Answers open the page: one per experiment, from the record's
+	// Answers, as record.md's.
+	Answers []record.Answer
 }
 
 type expView struct {
@@ -81,6 +86,7 @@ func recordView(read *record.Record) (*pageView, error) {
 	}
 	v.Summary = r.Count().Summary()
 	v.Head = head(r)
+	v.Answers = r.Answers()
 	shown := map[string]string{}
 	for ei, e := range r.Experiments {
 		ev := expView{E: e, More: e.Total - len(e.Steps)}
@@ -245,8 +251,19 @@ type expSeries struct {
 	// ident: an identifier (record.IdentifierSeries in any of its steps),
 	// never charted or compared.
 	ident bool
+	// defaults: sampled by the defaults of its step's kind (the rows a
+	// pick query returned, a job's counters), which no lab asked about:
+	// never charted, left to the samples table and the notes.
+	defaults bool
+	// unit is the unit the series is shown in ("MiB", "% of time"), as
+	// the Findings show the same quantity; "" when it is the lab's own.
+	unit  string
 	xy    plotter.XYs
 	texts []string
+	// seg tells the runs the points are from apart: points of one step,
+	// sampled without a failed or empty run between them, share a seg;
+	// a line breaks between two segs (the time between was not sampled).
+	seg []int
 }
 
 // collect gathers an experiment's samples by name, x in seconds since t0.
@@ -260,32 +277,56 @@ func collect(e *record.Experiment, t0 time.Time) []*expSeries {
 	byKey := map[string]*expSeries{}
 	var order []string
 	first := map[string]string{}
-	for _, s := range e.Steps {
+	for si, s := range e.Steps {
 		source := ""
-		if strings.HasSuffix(s.Sampled, record.DefaultSamples) && s.Ran != nil {
-			source = s.Ran.SQL
+		defaults := strings.HasSuffix(s.Sampled, record.DefaultSamples)
+		if defaults {
+			// A kind's defaults are a series of their own, never one with
+			// a series a lab named alike.
+			source = "\x00defaults"
+			if s.Ran != nil {
+				source += s.Ran.SQL
+			}
 		}
+		units := sampleUnits(s.Sampled)
 		for _, x := range s.Series() {
 			key := x.Name + "\x00" + source
 			es, ok := byKey[key]
 			if !ok {
 				group, _, _ := strings.Cut(x.Name, " / ")
-				es = &expSeries{name: x.Name, group: group, numeric: true}
+				es = &expSeries{name: x.Name, group: group, numeric: true, defaults: defaults}
 				byKey[key] = es
 				order = append(order, key)
 				first[key] = s.Name
 			}
 			es.numeric = es.numeric && x.Numeric
 			es.ident = es.ident || s.IdentifierSeries(x)
+			u, hasUnit := units[es.group]
+			if hasUnit {
+				es.unit = u.unit
+			}
+			gap := 0
 			for _, p := range x.Points {
 				sec := p.At.Sub(t0).Seconds()
+				seg := si<<16 | gap
 				switch {
 				case p.Num != nil:
-					es.xy = append(es.xy, plotter.XY{X: sec, Y: *p.Num})
-					es.texts = append(es.texts, p.ValueText())
+					y := *p.Num
+					text := p.ValueText()
+					if hasUnit {
+						y *= u.scale
+						text = unitText(y)
+					}
+					es.xy = append(es.xy, plotter.XY{X: sec, Y: y})
+					es.texts = append(es.texts, text)
+					es.seg = append(es.seg, seg)
 				case p.Text != nil:
 					es.xy = append(es.xy, plotter.XY{X: sec})
 					es.texts = append(es.texts, *p.Text)
+					es.seg = append(es.seg, seg)
+				default:
+					// A failed run or NULL: a gap in the line.
+					gap++
 				}
 			}
 		}
@@ -294,7 +335,7 @@ func collect(e *record.Experiment, t0 time.Time) []*expSeries {
 	// telling apart.
 	names := map[string]int{}
 	for _, k := range order {
-		if es := byKey[k]; !es.ident && len(es.xy) > 1 {
+		if es := byKey[k]; !es.ident && !es.defaults && len(es.xy) > 1 {
 			names[es.name]++
 		}
 	}
@@ -304,7 +345,7 @@ func collect(e *record.Experiment, t0 time.Time) []*expSeries {
 		if len(es.xy) == 0 {
 			continue
 		}
-		if names[es.name] > 1 && !es.ident && len(es.xy) > 1 {
+		if names[es.name] > 1 && !es.ident && !es.defaults && len(es.xy) > 1 {
 			es.name += " (step " + first[k] + ")"
 			es.group += " (step " + first[k] + ")"
 		}
@@ -322,11 +363,35 @@ func sortSeries(s *expSeries) {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return s.xy[idx[a]].X < s.xy[idx[b]].X })
-	xy, texts := make(plotter.XYs, len(idx)), make([]string, len(idx))
+	xy, texts, seg := make(plotter.XYs, len(idx)), make([]string, len(idx)), make([]int, len(idx))
 	for i, j := range idx {
-		xy[i], texts[i] = s.xy[j], s.texts[j]
+		xy[i], texts[i], seg[i] = s.xy[j], s.texts[j], s.seg[j]
 	}
-	s.xy, s.texts = xy, texts
+	s.xy, s.texts, s.seg = xy, texts, seg
+}
+
+// breaks are the points where the series' line starts again: where the
+// point is of another step than the one before, or a failed or empty
+// run lies between them.
+func (s *expSeries) breaks() []int {
+	var out []int
+	for i := 1; i < len(s.seg); i++ {
+		if s.seg[i] != s.seg[i-1] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// changes counts the times a series' value changes.
+func (s *expSeries) changes() int {
+	n := 0
+	for i := 1; i < len(s.texts); i++ {
+		if s.texts[i] != s.texts[i-1] {
+			n++
+		}
+	}
+	return n
 }
 
 // constant tells whether every point of a series has one value.
@@ -339,10 +404,13 @@ func (s *expSeries) constant() bool {
 	return true
 }
 
-// charted tells whether a series is a chart: a quantity (numeric, not an
-// identifier) with more than one point that changes.
+// charted tells whether a series is a chart: a quantity a lab named (not
+// an identifier, not its step kind's defaults: the count of rows a pick
+// query returned, a job's checkpoints) whose value changes more than
+// once. A value that changes once (checkpoints 21 → 22, an order's count
+// 0 → 1) is told in words: a line would only join two readings.
 func (s *expSeries) charted() bool {
-	return s.numeric && !s.ident && len(s.xy) > 1 && !s.constant()
+	return s.numeric && !s.ident && !s.defaults && len(s.xy) > 1 && s.changes() > 1
 }
 
 // experimentT0 is the start of an experiment's first step: the x origin
@@ -379,6 +447,7 @@ func experimentCharts(e *record.Experiment, rec *record.Interruption) ([]chart, 
 	}
 	var charts []chart
 	groups := map[string][]line{}
+	units := map[string]string{}
 	var gorder []string
 	for _, s := range series {
 		if !s.charted() {
@@ -391,10 +460,17 @@ func experimentCharts(e *record.Experiment, rec *record.Interruption) ([]chart, 
 		if g, rest, ok := strings.Cut(s.name, " / "); ok && g == s.group {
 			name = rest
 		}
-		groups[s.group] = append(groups[s.group], line{Name: name, XY: s.xy})
+		groups[s.group] = append(groups[s.group], line{Name: name, XY: s.xy, Breaks: s.breaks()})
+		if s.unit != "" {
+			units[s.group] = s.unit
+		}
 	}
 	for _, g := range gorder {
-		c, err := lineChart(g+" over time", g, groups[g], markers)
+		y := g
+		if u := units[g]; u != "" {
+			y += " (" + u + ")"
+		}
+		c, err := lineChart(g+" over time", y, groups[g], markers)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -429,9 +505,15 @@ func seriesNotes(series []*expSeries) []seriesNote {
 		if s.ident || len(s.xy) < 2 || s.charted() {
 			continue
 		}
+		val := func(t string) string {
+			if s.unit != "" {
+				return t + " " + s.unit
+			}
+			return t
+		}
 		if s.constant() {
 			k := key{s.group, s.texts[0]}
-			text := fmt.Sprintf("%s throughout (%d samples, %s–%s)", s.texts[0], len(s.xy), secs(s.xy[0].X), secs(s.xy[len(s.xy)-1].X))
+			text := fmt.Sprintf("%s throughout (%d samples, %s–%s)", val(s.texts[0]), len(s.xy), secs(s.xy[0].X), secs(s.xy[len(s.xy)-1].X))
 			if i, ok := same[k]; ok && s.group != s.name {
 				_, rest, _ := strings.Cut(s.name, " / ")
 				keys[i] = append(keys[i], rest)
@@ -449,7 +531,7 @@ func seriesNotes(series []*expSeries) []seriesNote {
 		var parts []string
 		for i, t := range s.texts {
 			if i == 0 || t != s.texts[i-1] {
-				parts = append(parts, fmt.Sprintf("%s from %s", t, secs(s.xy[i].X)))
+				parts = append(parts, fmt.Sprintf("%s from %s", val(t), secs(s.xy[i].X)))
 			}
 		}
 		if len(parts) <= maxChanges+1 {
@@ -481,4 +563,40 @@ func recoveryBar(rec *record.Interruption) (chart, error) {
 	title := fmt.Sprintf("Time to running: %s after the stop (%s after the start, %s after the service was up)",
 		record.Seconds(rec.ToRunning()), record.Seconds(rec.AfterStart()), record.Seconds(rec.AfterUp()))
 	return timelineChart(title, lines, []string{"job waiting", "service starting", "service down"}, nil)
+}
+
+// sampleUnit is how a sampled job field is shown: its value times scale,
+// in unit.
+type sampleUnit struct {
+	unit  string
+	scale float64
+}
+
+// jobFieldUnits are the fields of a Flink job step's result whose unit
+// labgen knows (it computes them), shown as the Findings show them: a
+// share of time as %, a checkpoint's size in MiB.
+var jobFieldUnits = map[string]sampleUnit{
+	"result.backpressure.max":       {"% of time", 100},
+	"result.backpressure.busy_max":  {"% of time", 100},
+	"result.checkpoints.state_size": {"MiB", 1.0 / (1 << 20)},
+}
+
+var sampleExpr = regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_]*) = (result(?:\\.[A-Za-z_][A-Za-z0-9_]*)+)`")
+
+// sampleUnits reads a step's Sampled ("… `busy = result.backpressure.busy_max`,
+// …") for the samples that are a job field of a known unit, by name.
+func sampleUnits(sampled string) map[string]sampleUnit {
+	out := map[string]sampleUnit{}
+	for _, m := range sampleExpr.FindAllStringSubmatch(sampled, -1) {
+		if u, ok := jobFieldUnits[m[2]]; ok {
+			out[m[1]] = u
+		}
+	}
+	return out
+}
+
+// unitText is a scaled value as a note shows it: three significant
+// digits.
+func unitText(v float64) string {
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }

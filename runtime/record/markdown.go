@@ -48,6 +48,14 @@ func Markdown(r *Record) []byte {
 	}
 	fmt.Fprintf(w, "Lab `%s`, record `%s`: %s.\n\n", r.Lab.Name, r.ID, status)
 
+	c := r.Count()
+	fmt.Fprintf(w, "**%s**\n", c.Summary())
+	if v := r.VerdictSummary(); v != "" {
+		fmt.Fprintf(w, "\n**Controls: %s** (the controls table after the answers says which).\n", v)
+	}
+	writeAnswers(w, r)
+	writeControls(w, r)
+	fmt.Fprintf(w, "\n## What ran\n\n")
 	var head [][]string
 	head = append(head, []string{"Lab", fmt.Sprintf("%s (%s)", r.Lab.Name, r.Lab.Hash)})
 	head = append(head, []string{"Started", stamp(r.Started)})
@@ -128,23 +136,9 @@ func Markdown(r *Record) []byte {
 		}
 	}
 
-	c := r.Count()
-	fmt.Fprintf(w, "**%s**\n", c.Summary())
-	if v := r.VerdictSummary(); v != "" {
-		fmt.Fprintf(w, "\n**Controls: %s** (the table at the end says which).\n", v)
-	}
-	if rows := r.Findings(); len(rows) > 0 {
-		fmt.Fprintf(w, "\n## Findings\n\nWhat the experiments measured (their measure blocks), on the healthy stack.\n\n")
-		var cells [][]string
-		for _, f := range rows {
-			cells = append(cells, []string{fmt.Sprintf("%02d", f.Number), f.Question, f.Title, f.Measure.Text()})
-		}
-		writeTable(w, []string{"exp", "question", "measure", "measured"}, cells, nil)
-	}
 	for _, e := range r.Experiments {
 		writeExperiment(w, e, lim)
 	}
-	writeControls(w, r)
 	if pending := pendingExperiments(r); len(pending) > 0 {
 		fmt.Fprintf(w, "\n---\n\nNot run yet: %s.\n", strings.Join(pending, ", "))
 	}
