@@ -114,26 +114,6 @@ func Figures(e *Experiment) []Figure {
 	return out
 }
 
-// Finding is one measure of the record, with its experiment.
-type Finding struct {
-	Number          int
-	Experiment      string
-	Question, Title string
-	Measure         Measure
-}
-
-// Findings are the record's measures, in experiment order: the table at
-// the top of record.md and its page.
-func (r *Record) Findings() []Finding {
-	var out []Finding
-	for _, e := range r.Experiments {
-		for _, m := range e.Measures {
-			out = append(out, Finding{Number: e.Number, Experiment: e.Name, Question: e.Question, Title: m.Title, Measure: m})
-		}
-	}
-	return out
-}
-
 func sortedCounts(m map[string]int64) []string {
 	ks := make(map[string]string, len(m))
 	for k := range m {
