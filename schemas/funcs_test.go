@@ -326,7 +326,9 @@ func TestNumber(t *testing.T) {
 		{cty.StringVal("250ms"), 0.25, ""},
 		{cty.StringVal("-2s"), -2, ""},
 		{cty.StringVal("5"), 0, "neither a number nor a duration"},
-		{cty.StringVal("1d"), 0, "neither a number nor a duration"},
+		{cty.StringVal("1d"), 86400, ""},
+		{cty.StringVal("2w12h"), 1252800, ""},
+		{cty.StringVal("3x"), 0, "neither a number nor a duration"},
 		{cty.NullVal(cty.Number), 0, "not null"},
 		{cty.UnknownVal(cty.Number), 0, "not known"},
 		{cty.True, 0, "a number or a duration is required"},
@@ -434,5 +436,62 @@ func TestLengthOfCaptures(t *testing.T) {
 	expr, _ := hclsyntax.ParseExpression([]byte(`length(5)`), "t.hcl", hcl.InitialPos)
 	if _, diags := expr.Value(ctx); !diags.HasErrors() {
 		t.Error("length(5) has a value")
+	}
+}
+
+func TestTimeArithmeticModel(t *testing.T) {
+	lab, diags := NewParser().Load(filepath.Join("testdata", "valid", "time_arithmetic"), Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	p := lab.Producers[0]
+	day := 24 * time.Hour
+	for _, c := range []struct {
+		got  *Dist
+		want Dist
+	}{
+		{p.Fields[2].Dist, Dist{Kind: DistField, Field: "created_at", Offset: 14 * day}},
+		{p.Fields[3].Dist, Dist{Kind: DistNow, Offset: 14*day - time.Hour}},
+		{p.Follows[0].Fields[3].Dist, Dist{Kind: DistParent, Field: "created_at", Offset: 14 * day}},
+		{p.Follows[0].Update[0].Dist, Dist{Kind: DistNow, Offset: 36 * time.Hour}},
+	} {
+		if !reflect.DeepEqual(*c.got, c.want) {
+			t.Errorf("got %+v, want %+v", *c.got, c.want)
+		}
+	}
+	if d := p.Follows[0].Delay; d.Mean != 7*86400 || *d.Max != 30*86400 {
+		t.Errorf("delay %+v", d)
+	}
+}
+
+func TestParseLongDuration(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		err  string
+	}{
+		{"14d", 14 * 24 * time.Hour, ""},
+		{"2w", 14 * 24 * time.Hour, ""},
+		{"1.5d", 36 * time.Hour, ""},
+		{"2w3d12h30m", (17*24+12)*time.Hour + 30*time.Minute, ""},
+		{"-1h30m", -90 * time.Minute, ""},
+		{"250ms", 250 * time.Millisecond, ""},
+		{"0", 0, ""},
+		{"14", 0, "without a unit"},
+		{"14x", 0, `unknown unit "x"`},
+		{"d", 0, "not a duration"},
+		{"", 0, "not a duration"},
+		{"99999999999w", 0, "too long"},
+	} {
+		got, err := parseLongDuration(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q = %v, %v; want %v", c.in, got, err, c.want)
+		}
 	}
 }

@@ -521,7 +521,9 @@ func (d *decoder) decodeFields(owner *hcl.Block, blocks []*hcl.Block, table *Tab
 			if follow != nil {
 				parent = d.lab.Table(d.currentParent)
 			}
+			d.rowAbove, d.rowTable = out, table
 			d.checkDist(fc.Attributes["value"].Expr.Range(), fd.Dist, col, parent, follow, false)
+			d.rowAbove, d.rowTable = nil, nil
 			if fd.Round != nil && col.Type.Kind != "" && !col.Type.IsNumeric() {
 				d.errorf(fc.Attributes["round"].Expr.Range(), "Rounding a non-number", "Column %q is %s; round applies to numbers.", name, col.Type)
 			}
@@ -545,9 +547,13 @@ func (d *decoder) dist(a *hcl.Attribute, what string) *Dist {
 	if a == nil {
 		return nil
 	}
-	v, diags := a.Expr.Value(d.ctx)
+	v, diags := d.timeValue(a.Expr)
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
+		return nil
+	}
+	if v.Type() == durationType {
+		d.errorf(a.Expr.Range(), "A duration alone", "%s; a duration is added to a time, as in now() + duration(\"14d\").", what)
 		return nil
 	}
 	if v.Type() == distType {
@@ -635,6 +641,37 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 		}
 		if parent != nil && parent.Column(x.Field) == nil {
 			d.errorf(rng, "Unknown parent column", "The parent table %s has no column %q.%s", parent.Name, x.Field, columnHint(parent, x.Field))
+			return
+		}
+		if x.Offset != 0 && parent != nil {
+			d.checkShifted(rng, "parent", parent.Column(x.Field), col, bad)
+		}
+	case DistField:
+		if update {
+			d.errorf(rng, "field() in an update", "field() reads another field of the row being written; an update has none. Use parent(%q) for the parent row's value.", x.Field)
+			return
+		}
+		var above *Field
+		for _, f := range d.rowAbove {
+			if f.Name == x.Field {
+				above = f
+			}
+		}
+		if above == nil {
+			hint := ""
+			switch {
+			case x.Field == col.Name:
+				hint = " A field cannot read itself."
+			case d.rowTable != nil && d.rowTable.Column(x.Field) != nil:
+				hint = fmt.Sprintf(" Declare field %q above this one.", x.Field)
+			case d.rowTable != nil:
+				hint = columnHint(d.rowTable, x.Field)
+			}
+			d.errorf(rng, "Unknown field", "No field %q is declared above this one; field() reads a field of the same row declared before it.%s", x.Field, hint)
+			return
+		}
+		if x.Offset != 0 && d.rowTable != nil {
+			d.checkShifted(rng, "field", d.rowTable.Column(x.Field), col, bad)
 		}
 	case DistOutcome, DistOutcomeMap:
 		defer d.checkFits(rng, x, col, follow)
@@ -659,6 +696,18 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 				}
 			}
 		}
+	}
+}
+
+// checkShifted checks parent("c") + duration(…) or field("c") + …: c
+// and the column filled are times.
+func (d *decoder) checkShifted(rng hcl.Range, fn string, from, col *Column, bad func(string, ...any)) {
+	if from != nil && from.Type.Kind != "" && from.Type.Kind != TypeTimestamp && from.Type.Kind != TypeDate {
+		d.errorf(rng, "A duration added to a non-time", "%s(%q) is %s; a duration is added to a timestamp or a date.", fn, from.Name, from.Type)
+		return
+	}
+	if col.Type.Kind != TypeTimestamp && col.Type.Kind != TypeDate {
+		bad("a time plus a duration fits timestamp and date columns.")
 	}
 }
 
