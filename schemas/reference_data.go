@@ -18,7 +18,7 @@ var refData = map[string]string{
 		"Ctrl-C (or SIGTERM) stops `labgen validate`, `render` and `fmt` between files and blocks, with exit code 3; a `render` stopped before it writes leaves its output directory as it was.",
 
 	"functions": "The functions an expression may call come in three kinds. " +
-		"The HCL standard functions (every function below but `file`, `sql_string`, `seconds_between` and the distributions), `sql_string` and `seconds_between` work in every expression: " +
+		"The HCL standard functions (every function below but `file`, `sql_string`, `seconds_between`, `duration` and the distributions), `sql_string` and `seconds_between` work in every expression: " +
 		"those the loader evaluates, variable `validation` conditions, and the run-time expressions of experiments (those that use `step`, `experiment`, `result` or `samples`); " +
 		"a variable's `default` is a literal and calls none. " +
 		"`file` works only in what the loader evaluates once the variables are known: not in variable validations, nor at run time.\n\n" +
