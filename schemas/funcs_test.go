@@ -495,3 +495,33 @@ func TestParseLongDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeArithmeticOddOperands: a null, a conditional or a string beside
+// a time is a diagnostic, never a panic, and sums of numbers still work.
+func TestTimeArithmeticOddOperands(t *testing.T) {
+	head := "lab \"t\" {\n  title = \"T\"\n}\n\nstack {\n  mysql {}\n}\n\ntable \"t\" {\n  key = [\"id\"]\n  column \"id\" { type = \"bigint\" }\n  column \"at\" { type = \"timestamp(3)\" }\n  column \"n\" {\n    type     = \"int\"\n    nullable = true\n  }\n  store \"mysql\" {}\n}\n\n"
+	for _, c := range []struct{ at, n, err string }{
+		{`(true ? null : duration("1d")) + now()`, `1`, "A time plus a null"},
+		{`now() + (false ? duration("1d") : null)`, `1`, "A time plus a null"},
+		{`now() + "1d"`, `1`, "A time plus a string"},
+		{`((now()) + duration("1d"))`, `1 + 2 - 3`, ""},
+		{`now()`, `1` + strings.Repeat(" + 1", 200), ""},
+	} {
+		dir := t.TempDir()
+		src := head + "producer \"p\" {\n  table = table.t\n  rate = 1\n  field \"id\" { value = sequence(1) }\n  field \"at\" { value = " + c.at + " }\n  field \"n\" { value = " + c.n + " }\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "lab.hcl"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, diags := NewParser().Load(dir, Options{})
+		if time.Since(start) > 5*time.Second {
+			t.Errorf("%s: took %v", c.at, time.Since(start))
+		}
+		switch {
+		case c.err == "" && diags.HasErrors():
+			t.Errorf("%s: %s", c.at, diags.Error())
+		case c.err != "" && (!diags.HasErrors() || !strings.Contains(diags.Error(), c.err)):
+			t.Errorf("%s: %v, want %q", c.at, diags, c.err)
+		}
+	}
+}

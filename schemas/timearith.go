@@ -30,9 +30,11 @@ func (d *decoder) timeValue(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
 	}
 	kind := func(v cty.Value) string {
 		switch {
+		case v.IsNull() || !v.IsKnown():
+			return "null" // (true ? null : duration("1d")) + now()
 		case v.Type() == durationType:
 			return "duration"
-		case v.Type() == distType && !v.IsNull():
+		case v.Type() == distType:
 			switch v.EncapsulatedValue().(*Dist).Kind {
 			case DistNow, DistParent, DistField:
 				return "time"
