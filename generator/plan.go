@@ -57,7 +57,11 @@ type FollowPlan struct {
 	Outcomes []string
 	Never    int
 
-	delay      *numeric
+	delay *numeric
+	// delays, when the delay is chosen per outcome, are by outcome
+	// index (nil for one not mapped, such as the never one); then delay
+	// is nil.
+	delays     []*numeric
 	delayKey   uint64
 	outcome    *weighted
 	outcomeKey uint64
@@ -208,8 +212,10 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 	if f.Delay == nil {
 		return nil, fmt.Errorf("no delay")
 	}
-	if fp.delay, err = newNumeric(f.Delay); err != nil {
-		return nil, fmt.Errorf("delay: %w", err)
+	if f.Delay.Kind != schemas.DistOutcomeMap {
+		if fp.delay, err = newNumeric(f.Delay); err != nil {
+			return nil, fmt.Errorf("delay: %w", err)
+		}
 	}
 	fp.delayKey = streamKey(c.seed, pl.Name, "follow", f.Name, "delay")
 	if f.Outcome == nil {
@@ -223,6 +229,20 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 	}
 	fp.outcomeKey = streamKey(c.seed, pl.Name, "follow", f.Name, "outcome")
 	fp.Outcomes = fp.outcome.values
+	if f.Delay.Kind == schemas.DistOutcomeMap {
+		// A delay per outcome, drawn from the same stream as one delay.
+		fp.delays = make([]*numeric, len(fp.Outcomes))
+		for i, o := range fp.Outcomes {
+			for _, m := range f.Delay.Map {
+				if m.Outcome != o || m.Dist == nil {
+					continue
+				}
+				if fp.delays[i], err = newNumeric(m.Dist); err != nil {
+					return nil, fmt.Errorf("delay of %s: %w", o, err)
+				}
+			}
+		}
+	}
 	if f.Never != "" {
 		for i, o := range fp.Outcomes {
 			if o == f.Never {
@@ -231,6 +251,11 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 		}
 		if fp.Never < 0 {
 			return nil, fmt.Errorf("never names %q, which is not an outcome", f.Never)
+		}
+	}
+	for i, n := range fp.delays {
+		if n == nil && i != fp.Never {
+			return nil, fmt.Errorf("the delay has no value for the outcome %q", fp.Outcomes[i])
 		}
 	}
 	for _, fd := range f.Fields {

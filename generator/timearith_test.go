@@ -15,7 +15,8 @@ import (
 
 // loansLab is a lab whose producer writes loans due two weeks after they
 // are made, and returns that copy the loan's due date and remind a day
-// before it: times plus durations, from the same row (field), the
+// before it, a late return always 2 minutes after its loan (a delay per
+// outcome): times plus durations, from the same row (field), the
 // parent row (parent) and the event's time (now). store is "mysql" or
 // "postgres", the lab's source.
 func loansLab(t *testing.T, store string) *schemas.Lab {
@@ -73,8 +74,8 @@ producer "desk" {
 
   follow "return" {
     table   = table.returns
-    delay   = exponential("30s", { max = "1d" })
-    outcome = weighted({ RETURNED = 9, LOST = 1 })
+    delay   = outcome_map({ RETURNED = exponential("30s", { max = "1d" }), LATE = "2m" })
+    outcome = weighted({ RETURNED = 7, LATE = 2, LOST = 1 })
     never   = "LOST"
 
     field "return_id" { value = sequence(1) }
@@ -101,11 +102,12 @@ producer "desk" {
 }
 
 type sampleEvent struct {
-	Time   string
-	Event  string
-	Table  string
-	Row    map[string]any
-	Update *struct{ Set map[string]any }
+	Time    string
+	Event   string
+	Outcome string
+	Table   string
+	Row     map[string]any
+	Update  *struct{ Set map[string]any }
 }
 
 func sampleTime(t *testing.T, v any) time.Time {
@@ -124,14 +126,15 @@ func sampleTime(t *testing.T, v any) time.Time {
 // seed.
 func TestTimeArithmeticSample(t *testing.T) {
 	lab := loansLab(t, schemas.StoreMySQL)
-	out := sampleLines(t, compile(t, lab, lab.Seed), epoch, 400)
-	if again := sampleLines(t, compile(t, lab, lab.Seed), epoch, 400); !bytes.Equal(out, again) {
+	out := sampleLines(t, compile(t, lab, lab.Seed), epoch, 2000)
+	if again := sampleLines(t, compile(t, lab, lab.Seed), epoch, 2000); !bytes.Equal(out, again) {
 		t.Fatal("two samples with the same seed differ")
 	}
-	if other := sampleLines(t, compile(t, lab, lab.Seed+1), epoch, 400); bytes.Equal(out, other) {
+	if other := sampleLines(t, compile(t, lab, lab.Seed+1), epoch, 2000); bytes.Equal(out, other) {
 		t.Fatal("samples with different seeds are the same")
 	}
-	due := map[float64]time.Time{}
+	due, made := map[float64]time.Time{}, map[float64]time.Time{}
+	late := 0
 	var loans, returns int
 	for _, l := range scanLines(out) {
 		var ev sampleEvent
@@ -146,6 +149,7 @@ func TestTimeArithmeticSample(t *testing.T) {
 				t.Fatalf("loan %s", l)
 			}
 			due[ev.Row["loan_id"].(float64)] = d
+			made[ev.Row["loan_id"].(float64)] = created
 		case "returns":
 			returns++
 			d, ok := due[ev.Row["loan_id"].(float64)]
@@ -156,13 +160,21 @@ func TestTimeArithmeticSample(t *testing.T) {
 				!sampleTime(t, ev.Row["logged_at"]).Equal(at.Add(-90*time.Second)) || !sampleTime(t, ev.Row["returned_at"]).Equal(at) {
 				t.Fatalf("return %s", l)
 			}
+			if ev.Outcome == "LATE" {
+				late++
+				if !at.Equal(made[ev.Row["loan_id"].(float64)].Add(2 * time.Minute)) {
+					t.Fatalf("a late return not 2 minutes after its loan: %s", l)
+				}
+			} else if ev.Outcome != "RETURNED" {
+				t.Fatalf("outcome %q: %s", ev.Outcome, l)
+			}
 			if ev.Update == nil || !sampleTime(t, ev.Update.Set["closed_at"]).Equal(at.Add(time.Hour)) {
 				t.Fatalf("the return's update: %s", l)
 			}
 		}
 	}
-	if loans == 0 || returns == 0 {
-		t.Fatalf("%d loans and %d returns", loans, returns)
+	if loans == 0 || returns == 0 || late == 0 || late == returns {
+		t.Fatalf("%d loans and %d returns, %d late", loans, returns, late)
 	}
 }
 
@@ -189,6 +201,9 @@ func TestTimeArithmeticMariaDB(t *testing.T) {
 		"returns":       "SELECT COUNT(*) FROM returns r JOIN loans l USING (loan_id) WHERE r.was_due_at <> l.due_at OR r.grace_until <> l.due_at + INTERVAL 60 HOUR",
 		"closed loans":  "SELECT COUNT(*) FROM returns r JOIN loans l USING (loan_id) WHERE l.closed_at <> r.returned_at + INTERVAL 1 HOUR",
 		"logged events": "SELECT COUNT(*) FROM returns WHERE logged_at <> returned_at - INTERVAL 90 SECOND",
+	}
+	if n := queryInt(t, ldb.db, "SELECT COUNT(*) FROM returns r JOIN loans l USING (loan_id) WHERE r.returned_at = l.created_at + INTERVAL 2 MINUTE"); n == 0 {
+		t.Error("no return 2 minutes after its loan (the LATE outcome's delay)")
 	}
 	for what, q := range checks {
 		if n := queryInt(t, ldb.db, q); n != 0 {
@@ -222,6 +237,9 @@ func TestTimeArithmeticPostgres(t *testing.T) {
 		"returns":       "SELECT COUNT(*) FROM returns r JOIN loans l USING (loan_id) WHERE r.was_due_at <> l.due_at OR r.grace_until <> l.due_at + INTERVAL '60 hours'",
 		"closed loans":  "SELECT COUNT(*) FROM returns r JOIN loans l USING (loan_id) WHERE l.closed_at <> r.returned_at + INTERVAL '1 hour'",
 		"logged events": "SELECT COUNT(*) FROM returns WHERE logged_at <> returned_at - INTERVAL '90 seconds'",
+	}
+	if n := queryInt(t, ldb.db, "SELECT COUNT(*) FROM returns r JOIN loans l USING (loan_id) WHERE r.returned_at = l.created_at + INTERVAL '2 minutes'"); n == 0 {
+		t.Error("no return 2 minutes after its loan (the LATE outcome's delay)")
 	}
 	for what, q := range checks {
 		if n := queryInt(t, ldb.db, q); n != 0 {

@@ -511,8 +511,8 @@ var outcomeMapFunc = function.New(&function.Spec{
 			k, v := it.Element()
 			if v.Type() == distType && !v.IsNull() {
 				x := *v.EncapsulatedValue().(*Dist)
-				if x.Kind != DistNow && x.Kind != DistParent {
-					return cty.NilVal, function.NewArgErrorf(0, "value of %q: only constants, now() and parent() can be mapped", k.AsString())
+				if x.Kind != DistNow && x.Kind != DistParent && !delayKinds[x.Kind] {
+					return cty.NilVal, function.NewArgErrorf(0, "value of %q: only constants, now(), parent() and (for a delay) numeric distributions can be mapped", k.AsString())
 				}
 				d.Map = append(d.Map, MapEntry{Outcome: k.AsString(), Dist: &x})
 				continue

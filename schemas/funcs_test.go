@@ -127,7 +127,7 @@ func TestDistributionErrors(t *testing.T) {
 		{`now(1)`, "Too many function arguments"},
 		{`parent(null)`, "must not be null"},
 		{`outcome_map(["PAID"])`, "outcome_map takes an object"},
-		{`outcome_map({ PAID = uniform(1, 2) })`, "only constants, now() and parent() can be mapped"},
+		{`outcome_map({ PAID = weighted({ a = 1 }) })`, "only constants, now(), parent() and (for a delay) numeric distributions can be mapped"},
 		{`outcome_map({ PAID = ["x"] })`, "a string, number, bool or null is required"},
 		{`gaussian(1, 2)`, "Call to unknown function"},
 		{`file("x.sql")`, "Call to unknown function"}, // no file() without a lab directory

@@ -91,7 +91,7 @@ var refData = map[string]string{
 	"fn.now": "`now()`: the time of the row's event: a parent row's scheduled time, a follow-up's its parent's time plus its delay (with `labgen produce --rate max`, the logical clock's). " +
 		"For `timestamp` and `date` columns, in any field or `update`; `now() + duration(\"14d\")` is that time two weeks later.",
 	"fn.outcome": "`outcome()`: the name of the outcome the follow-up drew, one of its `outcome`'s keys. Only in a `follow` block's fields and `update`, for `string` columns.",
-	"fn.outcome_map": "`outcome_map({ OUTCOME = value, ... })`: a value chosen by the follow-up's outcome; each value is a constant (`null` writes NULL), `now()` or `parent(...)`. " +
+	"fn.outcome_map": "`outcome_map({ OUTCOME = value, ... })`: a value chosen by the follow-up's outcome; each value is a constant (`null` writes NULL), `now()` or `parent(...)`; in a `delay`, a delay (a numeric distribution too). " +
 		"Every outcome but the `never` one must be mapped. Only in a `follow` block's fields and `update`, as in `outcome_map({ PAID = \"PAID\", FAILED = \"PAYMENT_FAILED\" })`.",
 	"fn.parent": "`parent(\"column\")`: the value the producer gave that column of the follow-up's parent row (the same draw), or NULL when no field fills it. " +
 		"Only in a `follow` block's fields and `update`, naming a column of the parent table; a non-key column a follow-up fills with it gets an index in MySQL and PostgreSQL.",
@@ -211,7 +211,8 @@ var refData = map[string]string{
 		"The name is lowercase letters, digits and underscores, starting with a letter, and unique in the producer.",
 	"producer.follow.table": "The table the follow-up rows go to, as `table.NAME`. Like the producer's, it needs a store in the stack's source database, and its columns that are not nullable need a `field` here.",
 	"producer.follow.delay": "How long after its parent the follow-up happens, in seconds: a number, a duration such as `\"45s\"`, or a numeric distribution (`uniform`, `uniform_int`, `normal`, `lognormal`, `exponential`) whose parameters are seconds or durations, drawn once per parent. " +
-		"A draw below 0 means at once. A constant delay or a distribution's `min` must not be negative, and the loader warns when 1% or more of the draws fall below 0.",
+		"A draw below 0 means at once. A constant delay or a distribution's `min` must not be negative, and the loader warns when 1% or more of the draws fall below 0. " +
+		"`outcome_map({ OUTCOME = delay, ... })` chooses the delay by the drawn outcome, each value a delay as above, as in `delay = outcome_map({ PAID = exponential(\"15s\"), FAILED = \"5s\" })`; every outcome but the `never` one must be mapped.",
 	"producer.follow.outcome": "A `weighted({ OUTCOME = weight, ... })` choice, drawn once per parent: what happens, as in `weighted({ PAID = 80, FAILED = 15, NONE = 5 })`. `outcome()` and `outcome_map(...)` read the drawn name.",
 	"producer.follow.never":   "The outcome that means no follow-up, naming one of the `outcome`'s keys: for a parent that draws it, no row is written and nothing updated, and `outcome_map` need not map it. Default: none; every outcome writes a follow-up.",
 	"producer.follow.field": "`field \"COLUMN\"` of a follow-up: as a producer's `field`, for a column of the follow-up's table. " +
