@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/labgen/labgen/schemas"
 )
@@ -56,7 +57,11 @@ type FollowPlan struct {
 	Outcomes []string
 	Never    int
 
-	delay      *numeric
+	delay *numeric
+	// delays, when the delay is chosen per outcome, are by outcome
+	// index (nil for one not mapped, such as the never one); then delay
+	// is nil.
+	delays     []*numeric
 	delayKey   uint64
 	outcome    *weighted
 	outcomeKey uint64
@@ -118,6 +123,9 @@ type compiler struct {
 	lab  *schemas.Lab
 	seed int64
 	prod string
+	// row are the fields compiled so far of the row being compiled,
+	// which field() reads; nil for an update.
+	row []*field
 }
 
 func (c *compiler) table(name string) (*schemas.Table, *Table, error) {
@@ -146,6 +154,7 @@ func (c *compiler) producer(p *schemas.Producer) (*Plan, error) {
 	}
 	pl := &Plan{Name: p.Name, Rate: p.Rate, Seed: c.seed, Table: tt, byName: map[string]*field{}}
 	for _, f := range p.Fields {
+		c.row = pl.fields
 		fd, err := c.field(f, st, []string{p.Name, "field", f.Name}, nil, nil)
 		if err != nil {
 			return nil, err
@@ -153,7 +162,7 @@ func (c *compiler) producer(p *schemas.Producer) (*Plan, error) {
 		pl.fields = append(pl.fields, fd)
 		pl.byName[f.Name] = fd
 		tt.Columns = append(tt.Columns, f.Name)
-		if f.Dist != nil && f.Dist.Kind == schemas.DistNow && pl.timeField == nil {
+		if f.Dist != nil && f.Dist.Kind == schemas.DistNow && f.Dist.Offset == 0 && pl.timeField == nil {
 			pl.timeField = fd
 		}
 	}
@@ -203,8 +212,10 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 	if f.Delay == nil {
 		return nil, fmt.Errorf("no delay")
 	}
-	if fp.delay, err = newNumeric(f.Delay); err != nil {
-		return nil, fmt.Errorf("delay: %w", err)
+	if f.Delay.Kind != schemas.DistOutcomeMap {
+		if fp.delay, err = newNumeric(f.Delay); err != nil {
+			return nil, fmt.Errorf("delay: %w", err)
+		}
 	}
 	fp.delayKey = streamKey(c.seed, pl.Name, "follow", f.Name, "delay")
 	if f.Outcome == nil {
@@ -218,6 +229,20 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 	}
 	fp.outcomeKey = streamKey(c.seed, pl.Name, "follow", f.Name, "outcome")
 	fp.Outcomes = fp.outcome.values
+	if f.Delay.Kind == schemas.DistOutcomeMap {
+		// A delay per outcome, drawn from the same stream as one delay.
+		fp.delays = make([]*numeric, len(fp.Outcomes))
+		for i, o := range fp.Outcomes {
+			for _, m := range f.Delay.Map {
+				if m.Outcome != o || m.Dist == nil {
+					continue
+				}
+				if fp.delays[i], err = newNumeric(m.Dist); err != nil {
+					return nil, fmt.Errorf("delay of %s: %w", o, err)
+				}
+			}
+		}
+	}
 	if f.Never != "" {
 		for i, o := range fp.Outcomes {
 			if o == f.Never {
@@ -228,7 +253,13 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 			return nil, fmt.Errorf("never names %q, which is not an outcome", f.Never)
 		}
 	}
+	for i, n := range fp.delays {
+		if n == nil && i != fp.Never {
+			return nil, fmt.Errorf("the delay has no value for the outcome %q", fp.Outcomes[i])
+		}
+	}
 	for _, fd := range f.Fields {
+		c.row = fp.fields
 		x, err := c.field(fd, st, []string{pl.Name, "follow", f.Name, "field", fd.Name}, pl, fp)
 		if err != nil {
 			return nil, err
@@ -239,6 +270,7 @@ func (c *compiler) follow(f *schemas.Follow, pl *Plan, parent *schemas.Table) (*
 			fp.keyField = x
 		}
 	}
+	c.row = nil
 	for _, fd := range f.Update {
 		x, err := c.field(fd, parent, []string{pl.Name, "follow", f.Name, "update", fd.Name}, pl, fp)
 		if err != nil {
@@ -352,7 +384,19 @@ func (c *compiler) dist(d *schemas.Dist, key uint64, pl *Plan, fp *FollowPlan) (
 		}
 		return func(_ *rng, e *ectx) Value { return intV(start + e.seq*step) }, nil
 	case schemas.DistNow:
-		return func(_ *rng, e *ectx) Value { return timeV(e.time) }, nil
+		off := int64(d.Offset)
+		return func(_ *rng, e *ectx) Value { return timeV(e.time + off) }, nil
+	case schemas.DistField:
+		var from *field
+		for _, f := range c.row {
+			if f.col.name == d.Field {
+				from = f
+			}
+		}
+		if from == nil {
+			return nil, fmt.Errorf("field(%q): no such field declared above", d.Field)
+		}
+		return shifted(from.fn, d.Offset), nil
 	case schemas.DistParent:
 		if pl == nil {
 			return nil, fmt.Errorf("parent() is only available in a follow-up")
@@ -365,10 +409,10 @@ func (c *compiler) dist(d *schemas.Dist, key uint64, pl *Plan, fp *FollowPlan) (
 			// A nullable parent column that the producer leaves NULL.
 			return func(*rng, *ectx) Value { return nullV() }, nil
 		}
-		return func(g *rng, e *ectx) Value {
+		return shifted(func(g *rng, e *ectx) Value {
 			pe := ectx{index: e.index, seq: e.index, time: e.parentTime, parentTime: e.parentTime}
 			return pf.fn(g, &pe)
-		}, nil
+		}, d.Offset), nil
 	case schemas.DistOutcome:
 		if fp == nil {
 			return nil, fmt.Errorf("outcome() is only available in a follow-up")
@@ -404,6 +448,22 @@ func (c *compiler) dist(d *schemas.Dist, key uint64, pl *Plan, fp *FollowPlan) (
 		return func(g *rng, e *ectx) Value { return fns[e.outcome](g, e) }, nil
 	}
 	return nil, fmt.Errorf("unknown distribution %q", d.Kind)
+}
+
+// shifted adds offset to the times fn gives (parent("c") + duration(…),
+// field("c") + …); other values pass unchanged.
+func shifted(fn valueFn, offset time.Duration) valueFn {
+	if offset == 0 {
+		return fn
+	}
+	off := int64(offset)
+	return func(g *rng, e *ectx) Value {
+		v := fn(g, e)
+		if v.k == kTime {
+			v.i += off
+		}
+		return v
+	}
 }
 
 func (c *compiler) hasColumn(table, col string) bool {

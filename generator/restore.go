@@ -52,7 +52,19 @@ func (m *sqlSink) lastParentTime(ctx context.Context, p *Plan, next int64) (int6
 // horizon is the longest delay the follow-up can draw, in seconds: its
 // clamp, or a bound it exceeds with probability below one in a million.
 func (f *FollowPlan) horizon() float64 {
-	n := f.delay
+	if f.delays != nil {
+		h := 0.0
+		for _, n := range f.delays {
+			if n != nil {
+				h = math.Max(h, horizonOf(n))
+			}
+		}
+		return h
+	}
+	return horizonOf(f.delay)
+}
+
+func horizonOf(n *numeric) float64 {
 	if !math.IsInf(n.hi, 1) {
 		return math.Max(n.hi, 0)
 	}
@@ -158,7 +170,7 @@ func (m *sqlSink) unwritten(ctx context.Context, s *Stream) ([]pending, string, 
 			if !ok {
 				continue // the parent row is gone
 			}
-			due := pt + f.delayNs(s.g, i)
+			due := pt + f.delayNs(s.g, i, o)
 			if due+hz < newest { // certainly written or given up long ago
 				continue
 			}

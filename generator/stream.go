@@ -150,14 +150,19 @@ func (s *Stream) schedule(i, t int64) {
 		if o == f.Never {
 			continue
 		}
-		s.q.push(pending{due: t + f.delayNs(s.g, i), parentTime: t, index: i, seq: s.seq[k], follow: uint16(k), outcome: uint16(o)})
+		s.q.push(pending{due: t + f.delayNs(s.g, i, o), parentTime: t, index: i, seq: s.seq[k], follow: uint16(k), outcome: uint16(o)})
 		s.seq[k]++
 	}
 }
 
-// delayNs draws the delay of the follow-up of parent i, in nanoseconds.
-func (f *FollowPlan) delayNs(g *rng, i int64) int64 {
-	d := f.delay.sample(g.at(f.delayKey, i))
+// delayNs draws the delay of the follow-up of parent i, whose outcome is
+// o, in nanoseconds.
+func (f *FollowPlan) delayNs(g *rng, i int64, o int) int64 {
+	n := f.delay
+	if f.delays != nil {
+		n = f.delays[o]
+	}
+	d := n.sample(g.at(f.delayKey, i))
 	if !(d > 0) { // negative, zero or NaN
 		return 0
 	}

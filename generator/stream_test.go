@@ -92,7 +92,7 @@ func TestStreamOrder(t *testing.T) {
 		if !ok {
 			t.Fatalf("follow-up of parent %d before the parent", ev.Index)
 		}
-		if ev.ParentTime != pt || ev.Time-pt != p.Follows[0].delayNs(newRNG(), ev.Index) {
+		if ev.ParentTime != pt || ev.Time-pt != p.Follows[0].delayNs(newRNG(), ev.Index, ev.Outcome) {
 			t.Fatalf("follow-up of parent %d at %d: parent at %d, delay not its own", ev.Index, ev.Time, pt)
 		}
 		if seen[ev.Seq] || followed[ev.Index] {

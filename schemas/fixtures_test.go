@@ -421,6 +421,22 @@ func TestPinnedRanges(t *testing.T) {
 			`lab.hcl:60,16-28: Invalid value; The new value of status is a constant or a distribution such as uniform(1, 10): a string, number, bool or null is required, not object.`,
 			`lab.hcl:67,15-119: Invalid outcome; outcome takes weighted(): outcome = weighted({ PAID = 80, FAILED = 20 }).`,
 		}},
+		// Time arithmetic: the type errors point at the sum, the unit at
+		// the duration's text.
+		{"invalid/time_arithmetic", []string{
+			`lab.hcl:42,32-42: A time plus a number; A number has no unit; add a duration such as duration("40s") or duration("14d") to a time.`,
+			`lab.hcl:43,46-49: Invalid function argument; Invalid value for "text" parameter: "14x" has the unknown unit "x"; the units are w, d, h, m, s, ms, us and ns.`,
+			`lab.hcl:44,26-62: Value does not fit the column; Column "note" is string: a time plus a duration fits timestamp and date columns.`,
+			`lab.hcl:45,26-40: A duration alone; A field value is a constant or a distribution such as uniform(1, 10); a duration is added to a time, as in now() + duration("14d").`,
+			`lab.hcl:53,31-49: Unknown field; No field "member_id" is declared above this one; field() reads a field of the same row declared before it. A field cannot read itself.`,
+			`lab.hcl:54,32-64: Unknown field; No field "due_at" is declared above this one; field() reads a field of the same row declared before it. Declare field "due_at" above this one.`,
+			`lab.hcl:55,28-63: A duration added to a non-time; field("member_id") is int; a duration is added to a timestamp or a date.`,
+			`lab.hcl:56,26-39: Two times combined; A time plus or minus a time has no meaning here; add a duration to one time, as in now() + duration("14d").`,
+			`lab.hcl:57,26-56: A duration plus a distribution; A duration is added to a time: now(), parent("c") or field("c"), as in now() + duration("14d").`,
+			`lab.hcl:66,35-68: A duration minus a time; Subtract the duration from the time instead: now() - duration("1h").`,
+			`lab.hcl:69,16-52: field() in an update; field() reads another field of the row being written; an update has none. Use parent("created_at") for the parent row's value.`,
+			`lab.hcl:70,16-34: A duration plus a number; A duration is added to a time: now(), parent("c") or field("c"), as in now() + duration("14d").`,
+		}},
 		{"invalid/missing_lab", []string{
 			`Missing lab block; Every lab declares itself once: lab "name" { title = "..." } in one of the .hcl files of testdata/invalid/missing_lab.`,
 		}},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,12 @@ import (
 var distType = cty.Capsule("distribution", reflect.TypeOf(Dist{}))
 
 func distVal(d Dist) cty.Value { return cty.CapsuleVal(distType, &d) }
+
+// durationType carries a time.Duration, made by duration("14d"), so that a
+// duration added to a time is told apart from a number added to it.
+var durationType = cty.Capsule("duration", reflect.TypeOf(time.Duration(0)))
+
+func durationVal(d time.Duration) cty.Value { return cty.CapsuleVal(durationType, &d) }
 
 // Functions is the function table of the lab language: cty's standard
 // library, file() relative to the lab directory, and the distributions.
@@ -54,6 +61,8 @@ func Functions(readFile func(string) ([]byte, error)) map[string]function.Functi
 		"now":         noArgs(DistNow),
 		"outcome":     noArgs(DistOutcome),
 		"parent":      parentFunc,
+		"field":       fieldFunc,
+		"duration":    durationFunc,
 		"outcome_map": outcomeMapFunc,
 	}
 	if readFile != nil {
@@ -179,10 +188,13 @@ func number(v cty.Value) (float64, error) {
 	if !v.IsKnown() {
 		return 0, fmt.Errorf("the value is not known")
 	}
+	if v.Type() == durationType {
+		return v.EncapsulatedValue().(*time.Duration).Seconds(), nil
+	}
 	if v.Type() == cty.String {
-		d, err := time.ParseDuration(v.AsString())
+		d, err := parseLongDuration(v.AsString())
 		if err != nil {
-			return 0, fmt.Errorf("%q is neither a number nor a duration such as \"45s\"", v.AsString())
+			return 0, fmt.Errorf("%q is neither a number nor a duration such as \"45s\" or \"14d\"", v.AsString())
 		}
 		return d.Seconds(), nil
 	}
@@ -393,6 +405,98 @@ var parentFunc = function.New(&function.Spec{
 	},
 })
 
+var fieldFunc = function.New(&function.Spec{
+	Description: "The value of another field of the same row, declared above this one.",
+	Params:      []function.Parameter{{Name: "field", Type: cty.String}},
+	Type:        function.StaticReturnType(distType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return distVal(Dist{Kind: DistField, Field: args[0].AsString()}), nil
+	},
+})
+
+var durationFunc = function.New(&function.Spec{
+	Description: "A duration such as \"14d\", \"1h30m\" or \"2w\", to add to a time: now() + duration(\"14d\").",
+	Params:      []function.Parameter{{Name: "text", Type: cty.String}},
+	Type:        function.StaticReturnType(durationType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		d, err := parseLongDuration(args[0].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		}
+		return durationVal(d), nil
+	},
+})
+
+// parseLongDuration reads a duration as Go writes it ("1h30m", "45s",
+// "-10m"), with the units d (24 hours) and w (7 days) besides: "14d",
+// "2w3d12h".
+func parseLongDuration(s string) (time.Duration, error) {
+	in := strings.TrimSpace(s)
+	rest, neg := in, false
+	if strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "+") {
+		neg = rest[0] == '-'
+		rest = rest[1:]
+	}
+	if rest == "0" {
+		return 0, nil
+	}
+	if rest == "" {
+		return 0, fmt.Errorf("%q is not a duration such as \"14d\" or \"1h30m\"", s)
+	}
+	var total time.Duration
+	for rest != "" {
+		i := 0
+		for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == '.') {
+			i++
+		}
+		j := i
+		for j < len(rest) && !(rest[j] >= '0' && rest[j] <= '9' || rest[j] == '.') {
+			j++
+		}
+		num, unit := rest[:i], rest[i:j]
+		rest = rest[j:]
+		if num == "" {
+			return 0, fmt.Errorf("%q is not a duration such as \"14d\" or \"1h30m\"", s)
+		}
+		var per time.Duration
+		switch unit {
+		case "w":
+			per = 7 * 24 * time.Hour
+		case "d":
+			per = 24 * time.Hour
+		case "h", "m", "s", "ms", "us", "µs", "ns":
+			d, err := time.ParseDuration(num + unit)
+			if err != nil {
+				return 0, fmt.Errorf("%q is not a duration such as \"14d\" or \"1h30m\"", s)
+			}
+			total += d
+			if total > math.MaxInt64/2 {
+				return 0, fmt.Errorf("%q is too long a duration", s)
+			}
+			continue
+		case "":
+			return 0, fmt.Errorf("%q has a number without a unit; the units are w, d, h, m, s, ms, us and ns", s)
+		default:
+			return 0, fmt.Errorf("%q has the unknown unit %q; the units are w, d, h, m, s, ms, us and ns", s, unit)
+		}
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a duration such as \"14d\" or \"1h30m\"", s)
+		}
+		if f*float64(per) > float64(math.MaxInt64/2) {
+			return 0, fmt.Errorf("%q is too long a duration", s)
+		}
+		total += time.Duration(math.Round(f * float64(per)))
+		if total > math.MaxInt64/2 {
+			return 0, fmt.Errorf("%q is too long a duration", s)
+		}
+	}
+	if neg {
+		total = -total
+	}
+	return total, nil
+}
+
 var outcomeMapFunc = function.New(&function.Spec{
 	Description: "A value chosen by the follow-up's outcome, as in outcome_map({ PAID = \"PAID\", FAILED = \"CANCELLED\" }).",
 	Params:      []function.Parameter{anyParam("map")},
@@ -407,8 +511,8 @@ var outcomeMapFunc = function.New(&function.Spec{
 			k, v := it.Element()
 			if v.Type() == distType && !v.IsNull() {
 				x := *v.EncapsulatedValue().(*Dist)
-				if x.Kind != DistNow && x.Kind != DistParent {
-					return cty.NilVal, function.NewArgErrorf(0, "value of %q: only constants, now() and parent() can be mapped", k.AsString())
+				if x.Kind != DistNow && x.Kind != DistParent && !delayKinds[x.Kind] {
+					return cty.NilVal, function.NewArgErrorf(0, "value of %q: only constants, now(), parent() and (for a delay) numeric distributions can be mapped", k.AsString())
 				}
 				d.Map = append(d.Map, MapEntry{Outcome: k.AsString(), Dist: &x})
 				continue

@@ -127,7 +127,7 @@ func TestDistributionErrors(t *testing.T) {
 		{`now(1)`, "Too many function arguments"},
 		{`parent(null)`, "must not be null"},
 		{`outcome_map(["PAID"])`, "outcome_map takes an object"},
-		{`outcome_map({ PAID = uniform(1, 2) })`, "only constants, now() and parent() can be mapped"},
+		{`outcome_map({ PAID = weighted({ a = 1 }) })`, "only constants, now(), parent() and (for a delay) numeric distributions can be mapped"},
 		{`outcome_map({ PAID = ["x"] })`, "a string, number, bool or null is required"},
 		{`gaussian(1, 2)`, "Call to unknown function"},
 		{`file("x.sql")`, "Call to unknown function"}, // no file() without a lab directory
@@ -326,7 +326,9 @@ func TestNumber(t *testing.T) {
 		{cty.StringVal("250ms"), 0.25, ""},
 		{cty.StringVal("-2s"), -2, ""},
 		{cty.StringVal("5"), 0, "neither a number nor a duration"},
-		{cty.StringVal("1d"), 0, "neither a number nor a duration"},
+		{cty.StringVal("1d"), 86400, ""},
+		{cty.StringVal("2w12h"), 1252800, ""},
+		{cty.StringVal("3x"), 0, "neither a number nor a duration"},
 		{cty.NullVal(cty.Number), 0, "not null"},
 		{cty.UnknownVal(cty.Number), 0, "not known"},
 		{cty.True, 0, "a number or a duration is required"},
@@ -434,5 +436,92 @@ func TestLengthOfCaptures(t *testing.T) {
 	expr, _ := hclsyntax.ParseExpression([]byte(`length(5)`), "t.hcl", hcl.InitialPos)
 	if _, diags := expr.Value(ctx); !diags.HasErrors() {
 		t.Error("length(5) has a value")
+	}
+}
+
+func TestTimeArithmeticModel(t *testing.T) {
+	lab, diags := NewParser().Load(filepath.Join("testdata", "valid", "time_arithmetic"), Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	p := lab.Producers[0]
+	day := 24 * time.Hour
+	for _, c := range []struct {
+		got  *Dist
+		want Dist
+	}{
+		{p.Fields[2].Dist, Dist{Kind: DistField, Field: "created_at", Offset: 14 * day}},
+		{p.Fields[3].Dist, Dist{Kind: DistNow, Offset: 14*day - time.Hour}},
+		{p.Follows[0].Fields[3].Dist, Dist{Kind: DistParent, Field: "created_at", Offset: 14 * day}},
+		{p.Follows[0].Update[0].Dist, Dist{Kind: DistNow, Offset: 36 * time.Hour}},
+	} {
+		if !reflect.DeepEqual(*c.got, c.want) {
+			t.Errorf("got %+v, want %+v", *c.got, c.want)
+		}
+	}
+	if d := p.Follows[0].Delay; d.Mean != 7*86400 || *d.Max != 30*86400 {
+		t.Errorf("delay %+v", d)
+	}
+}
+
+func TestParseLongDuration(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		err  string
+	}{
+		{"14d", 14 * 24 * time.Hour, ""},
+		{"2w", 14 * 24 * time.Hour, ""},
+		{"1.5d", 36 * time.Hour, ""},
+		{"2w3d12h30m", (17*24+12)*time.Hour + 30*time.Minute, ""},
+		{"-1h30m", -90 * time.Minute, ""},
+		{"250ms", 250 * time.Millisecond, ""},
+		{"0", 0, ""},
+		{"14", 0, "without a unit"},
+		{"14x", 0, `unknown unit "x"`},
+		{"d", 0, "not a duration"},
+		{"", 0, "not a duration"},
+		{"99999999999w", 0, "too long"},
+	} {
+		got, err := parseLongDuration(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+}
+
+// TestTimeArithmeticOddOperands: a null, a conditional or a string beside
+// a time is a diagnostic, never a panic, and sums of numbers still work.
+func TestTimeArithmeticOddOperands(t *testing.T) {
+	head := "lab \"t\" {\n  title = \"T\"\n}\n\nstack {\n  mysql {}\n}\n\ntable \"t\" {\n  key = [\"id\"]\n  column \"id\" { type = \"bigint\" }\n  column \"at\" { type = \"timestamp(3)\" }\n  column \"n\" {\n    type     = \"int\"\n    nullable = true\n  }\n  store \"mysql\" {}\n}\n\n"
+	for _, c := range []struct{ at, n, err string }{
+		{`(true ? null : duration("1d")) + now()`, `1`, "A time plus a null"},
+		{`now() + (false ? duration("1d") : null)`, `1`, "A time plus a null"},
+		{`now() + "1d"`, `1`, "A time plus a string"},
+		{`((now()) + duration("1d"))`, `1 + 2 - 3`, ""},
+		{`now()`, `1` + strings.Repeat(" + 1", 200), ""},
+	} {
+		dir := t.TempDir()
+		src := head + "producer \"p\" {\n  table = table.t\n  rate = 1\n  field \"id\" { value = sequence(1) }\n  field \"at\" { value = " + c.at + " }\n  field \"n\" { value = " + c.n + " }\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "lab.hcl"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, diags := NewParser().Load(dir, Options{})
+		if time.Since(start) > 5*time.Second {
+			t.Errorf("%s: took %v", c.at, time.Since(start))
+		}
+		switch {
+		case c.err == "" && diags.HasErrors():
+			t.Errorf("%s: %s", c.at, diags.Error())
+		case c.err != "" && (!diags.HasErrors() || !strings.Contains(diags.Error(), c.err)):
+			t.Errorf("%s: %v, want %q", c.at, diags, c.err)
+		}
 	}
 }

@@ -212,6 +212,11 @@ type decoder struct {
 	stackBroken bool
 	// currentParent is the table of the producer being decoded.
 	currentParent string
+	// rowAbove are the fields declared above the one being decoded, in
+	// a producer's or a follow-up's field blocks (field() reads them);
+	// nil in an update.
+	rowAbove []*Field
+	rowTable *Table
 	// droppedStores are table:kind pairs declared on a component the
 	// stack does not run.
 	droppedStores map[string]bool

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -196,6 +197,7 @@ const (
 	DistSequence    = "sequence"
 	DistNow         = "now"
 	DistParent      = "parent"
+	DistField       = "field"
 	DistOutcome     = "outcome"
 	DistOutcomeMap  = "outcome_map"
 )
@@ -216,8 +218,11 @@ type Dist struct {
 	Step   int64    `json:"step,omitempty"`
 	// Choices of weighted, in sorted order of their values.
 	Choices []Choice `json:"choices,omitempty"`
-	// Field of the parent row (parent).
+	// Field of the parent row (parent) or of the same row (field).
 	Field string `json:"field,omitempty"`
+	// Offset is added to the time of now(), parent() or field(), as
+	// written now() + duration("14d"); in nanoseconds.
+	Offset time.Duration `json:"offset,omitempty"`
 	// Map from outcome to constant (outcome_map), sorted by outcome.
 	Map []MapEntry `json:"map,omitempty"`
 }

@@ -18,14 +18,16 @@ var refData = map[string]string{
 		"Ctrl-C (or SIGTERM) stops `labgen validate`, `render` and `fmt` between files and blocks, with exit code 3; a `render` stopped before it writes leaves its output directory as it was.",
 
 	"functions": "The functions an expression may call come in three kinds. " +
-		"The HCL standard functions (every function below but `file`, `sql_string`, `seconds_between` and the distributions), `sql_string` and `seconds_between` work in every expression: " +
+		"The HCL standard functions (every function below but `file`, `sql_string`, `seconds_between`, `duration` and the distributions), `sql_string` and `seconds_between` work in every expression: " +
 		"those the loader evaluates, variable `validation` conditions, and the run-time expressions of experiments (those that use `step`, `experiment`, `result` or `samples`); " +
 		"a variable's `default` is a literal and calls none. " +
 		"`file` works only in what the loader evaluates once the variables are known: not in variable validations, nor at run time.\n\n" +
-		"The distributions (`uniform`, `uniform_int`, `normal`, `lognormal`, `exponential`, `weighted`, `sequence`, `now`, `parent`, `outcome`, `outcome_map`) return a distribution, not a value: the producer draws from it for every row. " +
+		"The distributions (`uniform`, `uniform_int`, `normal`, `lognormal`, `exponential`, `weighted`, `sequence`, `now`, `parent`, `field`, `outcome`, `outcome_map`) return a distribution, not a value: the producer draws from it for every row. " +
 		"Only a `field`'s `value`, the values of a follow-up's `update`, a `follow`'s `delay` (a numeric distribution) and its `outcome` (`weighted`) accept one; anywhere else it is refused as the wrong type. " +
 		"`parent`, `outcome` and `outcome_map` work only in a `follow` block's fields and `update`. " +
-		"The numeric arguments of `uniform`, `uniform_int`, `normal`, `lognormal` and `exponential`, and their `{ min, max }` options, may be written as durations (`\"45s\"` is 45).",
+		"The numeric arguments of `uniform`, `uniform_int`, `normal`, `lognormal` and `exponential`, and their `{ min, max }` options, may be written as durations (`\"45s\"` is 45, `\"2d\"` 172800).\n\n" +
+		"Time arithmetic: a `field`'s `value` or an `update` value may be a time (`now()`, `parent(\"c\")` or `field(\"c\")` of a timestamp or date column) plus or minus durations, as in `now() + duration(\"14d\")` or `field(\"created_at\") + duration(\"2w\") - duration(\"1h\")`. " +
+		"The sum is written as the whole value (not inside `outcome_map` or a conditional); the loader refuses a time plus a number (`now() + 40`: write `duration(\"40s\")`), two times combined, a duration alone and an unknown unit.",
 
 	"types": "A column's `type` is a logical type, written once and rendered into the dialect of every store the table has: the MySQL and PostgreSQL schemas, Flink's DDL (CDC and JDBC sources, Kafka tables, the Fluss and Iceberg lake tables) and the ClickHouse schema. " +
 		"Type names are case-insensitive; `timestamp` without a precision is `timestamp(3)`, and `string` without a length is unbounded. " +
@@ -82,10 +84,14 @@ var refData = map[string]string{
 	"fn.min":    "`min(numbers...)`: the smallest of the numbers.",
 	"fn.normal": "`normal(mean, stddev)` or `normal(mean, stddev, { min = ..., max = ... })`: a normal distribution, `stddev` not negative, each draw clamped to the optional `min` and `max`. " +
 		"For numeric columns and a `delay`.",
+	"fn.duration": "`duration(\"14d\")`: a duration, to add to or subtract from a time in a producer's value, as in `now() + duration(\"14d\")`. " +
+		"Written as Go writes durations (`\"1h30m\"`, `\"45s\"`, `\"250ms\"`, a leading `-`), with `d` (24 hours) and `w` (7 days) besides: `\"2w3d12h\"`. Durations add up (`duration(\"1d\") + duration(\"12h\")`); a duration alone is not a value.",
+	"fn.field": "`field(\"column\")`: the value this row's field for that column gives (the same draw), as in `field(\"created_at\") + duration(\"14d\")` for a due date two weeks after the row's time. " +
+		"The field must be declared above, in the same `producer` or `follow` block; not in an `update` (use `parent(...)` there).",
 	"fn.now": "`now()`: the time of the row's event: a parent row's scheduled time, a follow-up's its parent's time plus its delay (with `labgen produce --rate max`, the logical clock's). " +
-		"For `timestamp` and `date` columns, in any field or `update`.",
+		"For `timestamp` and `date` columns, in any field or `update`; `now() + duration(\"14d\")` is that time two weeks later.",
 	"fn.outcome": "`outcome()`: the name of the outcome the follow-up drew, one of its `outcome`'s keys. Only in a `follow` block's fields and `update`, for `string` columns.",
-	"fn.outcome_map": "`outcome_map({ OUTCOME = value, ... })`: a value chosen by the follow-up's outcome; each value is a constant (`null` writes NULL), `now()` or `parent(...)`. " +
+	"fn.outcome_map": "`outcome_map({ OUTCOME = value, ... })`: a value chosen by the follow-up's outcome; each value is a constant (`null` writes NULL), `now()` or `parent(...)`; in a `delay`, a delay (a numeric distribution too). " +
 		"Every outcome but the `never` one must be mapped. Only in a `follow` block's fields and `update`, as in `outcome_map({ PAID = \"PAID\", FAILED = \"PAYMENT_FAILED\" })`.",
 	"fn.parent": "`parent(\"column\")`: the value the producer gave that column of the follow-up's parent row (the same draw), or NULL when no field fills it. " +
 		"Only in a `follow` block's fields and `update`, naming a column of the parent table; a non-key column a follow-up fills with it gets an index in MySQL and PostgreSQL.",
@@ -194,7 +200,7 @@ var refData = map[string]string{
 	"producer.rate":  "Parent rows per second, a positive number. `labgen produce --rate N` overrides it for every producer, and `--rate max` writes as fast as the database takes rows while their times advance at this rate.",
 	"producer.field": "`field \"COLUMN\"` says how the producer fills one column of the table it writes (in a `follow` block, of the follow-up's table): the column must be the table's, and has one field at most. " +
 		"A column without a field is not written, and must be `nullable`.",
-	"producer.field.value": "A constant (a string, a number, `true` or `false`, or `null` for a nullable column) written in every row, or a distribution drawn for each row, such as `sequence(1)`, `uniform_int(1, 5000)`, `weighted({ ... })` or `now()`. " +
+	"producer.field.value": "A constant (a string, a number, `true` or `false`, or `null` for a nullable column) written in every row, or a distribution drawn for each row, such as `sequence(1)`, `uniform_int(1, 5000)`, `weighted({ ... })`, `now()` or `field(\"created_at\") + duration(\"14d\")` (a time plus or minus durations). " +
 		"It must suit the column's type (numbers for numeric columns, `true`/`false` for `boolean`, `now()` for `timestamp` and `date`), and a constant must fit its length or range; the loader warns when 1% or more of a distribution's draws fall outside an integer or decimal column's range, as MySQL would refuse those rows and stop the producer.",
 	"producer.field.round": "The number of decimals a drawn number is rounded to (half away from zero): a whole number of at least 0, for numeric columns only; the producer refuses more than 30. " +
 		"Default: none, full precision. Only values that are not whole numbers change: those of `uniform`, `normal`, `lognormal`, `exponential` or a fractional constant.",
@@ -205,7 +211,8 @@ var refData = map[string]string{
 		"The name is lowercase letters, digits and underscores, starting with a letter, and unique in the producer.",
 	"producer.follow.table": "The table the follow-up rows go to, as `table.NAME`. Like the producer's, it needs a store in the stack's source database, and its columns that are not nullable need a `field` here.",
 	"producer.follow.delay": "How long after its parent the follow-up happens, in seconds: a number, a duration such as `\"45s\"`, or a numeric distribution (`uniform`, `uniform_int`, `normal`, `lognormal`, `exponential`) whose parameters are seconds or durations, drawn once per parent. " +
-		"A draw below 0 means at once. A constant delay or a distribution's `min` must not be negative, and the loader warns when 1% or more of the draws fall below 0.",
+		"A draw below 0 means at once. A constant delay or a distribution's `min` must not be negative, and the loader warns when 1% or more of the draws fall below 0. " +
+		"`outcome_map({ OUTCOME = delay, ... })` chooses the delay by the drawn outcome, each value a delay as above, as in `delay = outcome_map({ PAID = exponential(\"15s\"), FAILED = \"5s\" })`; every outcome but the `never` one must be mapped.",
 	"producer.follow.outcome": "A `weighted({ OUTCOME = weight, ... })` choice, drawn once per parent: what happens, as in `weighted({ PAID = 80, FAILED = 15, NONE = 5 })`. `outcome()` and `outcome_map(...)` read the drawn name.",
 	"producer.follow.never":   "The outcome that means no follow-up, naming one of the `outcome`'s keys: for a parent that draws it, no row is written and nothing updated, and `outcome_map` need not map it. Default: none; every outcome writes a follow-up.",
 	"producer.follow.field": "`field \"COLUMN\"` of a follow-up: as a producer's `field`, for a column of the follow-up's table. " +

@@ -354,34 +354,18 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 
 	da := content.Attributes["delay"]
 	f.Delay = d.dist(da, "A delay is a number of seconds, a duration, or a numeric distribution such as exponential(\"45s\")")
-	if f.Delay != nil && !delayKinds[f.Delay.Kind] {
-		d.errorf(da.Expr.Range(), "Invalid delay", "A delay is a number of seconds, a duration, or a numeric distribution such as exponential(\"45s\"); %s is not.", f.Delay.Kind)
-	}
-	if f.Delay != nil && f.Delay.Kind == DistConstant {
-		switch n := f.Delay.Value.(type) {
-		case string:
-			// A constant delay written as a duration string.
-			v, err := number(cty.StringVal(n))
-			if err != nil {
-				d.errorf(da.Expr.Range(), "Invalid delay", "%s.", err)
-			} else if v < 0 {
-				d.errorf(da.Expr.Range(), "Invalid delay", "A delay cannot be negative; %q is.", n)
+	if f.Delay != nil && f.Delay.Kind == DistOutcomeMap {
+		// A delay per outcome: each entry is a delay of its own.
+		for i := range f.Delay.Map {
+			m := &f.Delay.Map[i]
+			if m.Dist == nil {
+				m.Dist = &Dist{Kind: DistConstant, Value: m.Value}
+				m.Value = nil
 			}
-			f.Delay.Value = v
-		case json.Number:
-			if v, err := n.Float64(); err != nil || v < 0 {
-				d.errorf(da.Expr.Range(), "Invalid delay", "A delay is a number of seconds, zero or more; %s is not.", n)
-			}
-		default:
-			d.errorf(da.Expr.Range(), "Invalid delay", "A delay is a number of seconds or a duration such as \"45s\", not true, false or null.")
+			d.checkDelay(da.Expr.Range(), m.Dist)
 		}
-	}
-	if f.Delay != nil && f.Delay.Min != nil && *f.Delay.Min < 0 {
-		d.errorf(da.Expr.Range(), "Invalid delay", "A delay cannot be negative, but this %s can be as small as %g.", f.Delay.Kind, *f.Delay.Min)
-	} else if f.Delay != nil {
-		if share := shareOutside(f.Delay, 0, math.Inf(1)); share >= shareWarn {
-			d.warnf(da.Expr.Range(), "Delay below zero", "%s puts %s of the delays below 0 s; the producer sends those follow-ups at once (0 s). Declare { min = ... } or narrow the distribution.", describeDist(f.Delay), percent(share))
-		}
+	} else {
+		d.checkDelay(da.Expr.Range(), f.Delay)
 	}
 	oa := content.Attributes["outcome"]
 	if o, ok := oa.Expr.(*hclsyntax.ObjectConsExpr); ok {
@@ -399,6 +383,22 @@ func (d *decoder) decodeFollow(b *hcl.Block, parent *Table) *Follow {
 		f.Never = d.str(na)
 		if f.Outcome != nil && !f.Outcome.hasChoice(f.Never) {
 			d.errorf(na.Expr.Range(), "Unknown outcome", "never names %q, which is not one of the outcomes.", f.Never)
+		}
+	}
+	if f.Delay != nil && f.Delay.Kind == DistOutcomeMap && f.Outcome != nil {
+		for _, m := range f.Delay.Map {
+			if !f.Outcome.hasChoice(m.Outcome) {
+				d.errorf(da.Expr.Range(), "Unknown outcome", "The delay names the outcome %q, which is not one of the outcomes.", m.Outcome)
+			}
+		}
+		for _, c := range f.Outcome.Choices {
+			found := c.Value == f.Never
+			for _, m := range f.Delay.Map {
+				found = found || m.Outcome == c.Value
+			}
+			if !found {
+				d.errorf(da.Expr.Range(), "Outcome not mapped", "The delay has no value for the outcome %q.", c.Value)
+			}
 		}
 	}
 
@@ -521,7 +521,9 @@ func (d *decoder) decodeFields(owner *hcl.Block, blocks []*hcl.Block, table *Tab
 			if follow != nil {
 				parent = d.lab.Table(d.currentParent)
 			}
+			d.rowAbove, d.rowTable = out, table
 			d.checkDist(fc.Attributes["value"].Expr.Range(), fd.Dist, col, parent, follow, false)
+			d.rowAbove, d.rowTable = nil, nil
 			if fd.Round != nil && col.Type.Kind != "" && !col.Type.IsNumeric() {
 				d.errorf(fc.Attributes["round"].Expr.Range(), "Rounding a non-number", "Column %q is %s; round applies to numbers.", name, col.Type)
 			}
@@ -545,9 +547,13 @@ func (d *decoder) dist(a *hcl.Attribute, what string) *Dist {
 	if a == nil {
 		return nil
 	}
-	v, diags := a.Expr.Value(d.ctx)
+	v, diags := d.timeValue(a.Expr)
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
+		return nil
+	}
+	if v.Type() == durationType {
+		d.errorf(a.Expr.Range(), "A duration alone", "%s; a duration is added to a time, as in now() + duration(\"14d\").", what)
 		return nil
 	}
 	if v.Type() == distType {
@@ -635,6 +641,37 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 		}
 		if parent != nil && parent.Column(x.Field) == nil {
 			d.errorf(rng, "Unknown parent column", "The parent table %s has no column %q.%s", parent.Name, x.Field, columnHint(parent, x.Field))
+			return
+		}
+		if x.Offset != 0 && parent != nil {
+			d.checkShifted(rng, "parent", parent.Column(x.Field), col, bad)
+		}
+	case DistField:
+		if update {
+			d.errorf(rng, "field() in an update", "field() reads another field of the row being written; an update has none. Use parent(%q) for the parent row's value.", x.Field)
+			return
+		}
+		var above *Field
+		for _, f := range d.rowAbove {
+			if f.Name == x.Field {
+				above = f
+			}
+		}
+		if above == nil {
+			hint := ""
+			switch {
+			case x.Field == col.Name:
+				hint = " A field cannot read itself."
+			case d.rowTable != nil && d.rowTable.Column(x.Field) != nil:
+				hint = fmt.Sprintf(" Declare field %q above this one.", x.Field)
+			case d.rowTable != nil:
+				hint = columnHint(d.rowTable, x.Field)
+			}
+			d.errorf(rng, "Unknown field", "No field %q is declared above this one; field() reads a field of the same row declared before it.%s", x.Field, hint)
+			return
+		}
+		if x.Offset != 0 && d.rowTable != nil {
+			d.checkShifted(rng, "field", d.rowTable.Column(x.Field), col, bad)
 		}
 	case DistOutcome, DistOutcomeMap:
 		defer d.checkFits(rng, x, col, follow)
@@ -644,6 +681,13 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 		}
 		if x.Kind == DistOutcome && t.Kind != TypeString {
 			bad("outcome() gives the outcome's name, a string.")
+		}
+		if x.Kind == DistOutcomeMap {
+			for _, m := range x.Map {
+				if m.Dist != nil && m.Dist.Kind != DistNow && m.Dist.Kind != DistParent {
+					d.errorf(rng, "Invalid value", "outcome_map's value of %q is %s; in a field or an update, only constants, now() and parent() can be mapped (a follow-up's delay may map distributions).", m.Outcome, m.Dist.Kind)
+				}
+			}
 		}
 		if x.Kind == DistOutcomeMap && follow.Outcome != nil {
 			for _, c := range follow.Outcome.Choices {
@@ -659,6 +703,53 @@ func (d *decoder) checkDist(rng hcl.Range, x *Dist, col *Column, parent *Table, 
 				}
 			}
 		}
+	}
+}
+
+// checkDelay checks a follow-up's delay, or one outcome's: a number of
+// seconds (a duration string becomes one), or a numeric distribution,
+// never below zero.
+func (d *decoder) checkDelay(rng hcl.Range, x *Dist) {
+	if x != nil && !delayKinds[x.Kind] {
+		d.errorf(rng, "Invalid delay", "A delay is a number of seconds, a duration, or a numeric distribution such as exponential(\"45s\"); %s is not.", x.Kind)
+	}
+	if x != nil && x.Kind == DistConstant {
+		switch n := x.Value.(type) {
+		case string:
+			// A constant delay written as a duration string.
+			v, err := number(cty.StringVal(n))
+			if err != nil {
+				d.errorf(rng, "Invalid delay", "%s.", err)
+			} else if v < 0 {
+				d.errorf(rng, "Invalid delay", "A delay cannot be negative; %q is.", n)
+			}
+			x.Value = v
+		case json.Number:
+			if v, err := n.Float64(); err != nil || v < 0 {
+				d.errorf(rng, "Invalid delay", "A delay is a number of seconds, zero or more; %s is not.", n)
+			}
+		default:
+			d.errorf(rng, "Invalid delay", "A delay is a number of seconds or a duration such as \"45s\", not true, false or null.")
+		}
+	}
+	if x != nil && x.Min != nil && *x.Min < 0 {
+		d.errorf(rng, "Invalid delay", "A delay cannot be negative, but this %s can be as small as %g.", x.Kind, *x.Min)
+	} else if x != nil {
+		if share := shareOutside(x, 0, math.Inf(1)); share >= shareWarn {
+			d.warnf(rng, "Delay below zero", "%s puts %s of the delays below 0 s; the producer sends those follow-ups at once (0 s). Declare { min = ... } or narrow the distribution.", describeDist(x), percent(share))
+		}
+	}
+}
+
+// checkShifted checks parent("c") + duration(…) or field("c") + …: c
+// and the column filled are times.
+func (d *decoder) checkShifted(rng hcl.Range, fn string, from, col *Column, bad func(string, ...any)) {
+	if from != nil && from.Type.Kind != "" && from.Type.Kind != TypeTimestamp && from.Type.Kind != TypeDate {
+		d.errorf(rng, "A duration added to a non-time", "%s(%q) is %s; a duration is added to a timestamp or a date.", fn, from.Name, from.Type)
+		return
+	}
+	if col.Type.Kind != TypeTimestamp && col.Type.Kind != TypeDate {
+		bad("a time plus a duration fits timestamp and date columns.")
 	}
 }
 
