@@ -159,7 +159,7 @@ func (f composeFace) Down(ctx context.Context, env *Env, volumes bool) error {
 
 func (f composeFace) ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace, error) {
 	comp, cerr := compose.New(f.dir)
-	rf := &runFace{servicesErr: cerr, stack: &record.Stack{Face: f.Name()}, submit: true, versions: faceVersions(f.dir, false)}
+	rf := &runFace{servicesErr: cerr, stack: &record.Stack{Face: f.Name()}, submit: true, versions: faceVersions(f.dir, nil)}
 	if rs.noUp && rs.submit && exists(filepath.Join(f.dir, "kubernetes", "kustomization.yaml")) && !composeRuns(ctx, comp) {
 		return nil, usagef("%s has a Kubernetes base and no compose or native stack runs for it: run it with labgen run %s --kubernetes --no-up (the Flink operator runs its streaming jobs; without --kubernetes labgen would submit them a second time through the SQL gateway)", f.dir, f.dir)
 	}
@@ -228,8 +228,9 @@ func (f nativeFace) ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace
 	}
 	rf.services, rf.servicesErr, rf.stack = nativeServices(f.dir)
 	rf.exits = stackExits(f.dir, true)
-	rf.versions = faceVersions(f.dir, true)
-	rf.jvms = nativeJVMs(f.dir)
+	st := nativeStatus(f.dir)
+	rf.versions = faceVersions(f.dir, st)
+	rf.jvms = nativeJVMs(st)
 	return rf, nil
 }
 
@@ -295,5 +296,5 @@ func (f kubeFace) ForRun(ctx context.Context, env *Env, rs runSetup) (*runFace, 
 	if err != nil {
 		return nil, err
 	}
-	return &runFace{services: base.Services(k), stack: &record.Stack{Face: f.Name()}, versions: faceVersions(f.dir, false), close: forwards.Close}, nil
+	return &runFace{services: base.Services(k), stack: &record.Stack{Face: f.Name()}, versions: faceVersions(f.dir, nil), close: forwards.Close}, nil
 }

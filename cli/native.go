@@ -396,20 +396,25 @@ func stackExits(dir string, isNative bool) func(time.Time) []string {
 	}
 }
 
-// faceVersions are the versions the face knows ran: each native JVM
-// service's release from the jar on its class path, and the connector
-// jars labgen.lock pins into Flink (checked against their sha256 by the
-// native stack and by the image's build).
-// nativeJVMs are the native stack's Java processes as /proc shows them:
-// each one's Java release and -Xmx. A service that is not running, or
-// not a JVM, has no line.
-func nativeJVMs(dir string) []record.JVM {
+// nativeStatus is the native stack's status of its services, nil
+// when there is none to read.
+func nativeStatus(dir string) *native.Status {
 	lay, err := native.NewLayout(dir)
 	if err != nil {
 		return nil
 	}
 	st, err := lay.ReadStatus()
 	if err != nil {
+		return nil
+	}
+	return st
+}
+
+// nativeJVMs are the native stack's Java processes as /proc shows them:
+// each one's Java release and -Xmx. A service that is not running, or
+// not a JVM, has no line.
+func nativeJVMs(st *native.Status) []record.JVM {
+	if st == nil {
 		return nil
 	}
 	var out []record.JVM
@@ -427,19 +432,20 @@ func nativeJVMs(dir string) []record.JVM {
 	return out
 }
 
-func faceVersions(dir string, isNative bool) []record.Version {
+// faceVersions are the versions the face knows ran: each native service's
+// release (a JVM's from the jar on its class path, labgen's own services'
+// from the binary they were started from; st is nil on the other faces),
+// and the connector jars labgen.lock pins into Flink (checked against
+// their sha256 by the native stack and by the image's build).
+func faceVersions(dir string, st *native.Status) []record.Version {
 	var out []record.Version
-	if isNative {
-		if lay, err := native.NewLayout(dir); err == nil {
-			if st, err := lay.ReadStatus(); err == nil {
-				for _, s := range st.Services {
-					switch {
-					case strings.HasPrefix(s.Version, native.LabgenVersionPrefix):
-						out = append(out, record.Version{Name: s.Name, Version: s.Version, Source: "the labgen binary the native stack started it from"})
-					case s.Version != "":
-						out = append(out, record.Version{Name: s.Name, Version: s.Version, Source: "the jar on its class path"})
-					}
-				}
+	if st != nil {
+		for _, s := range st.Services {
+			switch {
+			case strings.HasPrefix(s.Version, native.LabgenVersionPrefix):
+				out = append(out, record.Version{Name: s.Name, Version: s.Version, Source: "the labgen binary the native stack started it from"})
+			case s.Version != "":
+				out = append(out, record.Version{Name: s.Name, Version: s.Version, Source: "the jar on its class path"})
 			}
 		}
 	}

@@ -382,10 +382,7 @@ func runSet(ctx context.Context, env *Env, dir string, lab *labdir.Lab, opt runn
 	id := runner.NewID(began)
 	setDir := filepath.Join(lab.Dir, "records", id)
 	// The command as typed, its secrets masked as each record masks them.
-	command := opt.Command
-	if r, err := runner.New(opt); err == nil {
-		command = r.Masked(command)
-	}
+	command := runner.MaskerFor(opt).MaskString(opt.Command)
 	set := record.NewSet(id, record.Lab{Name: lab.Lab.Name, Title: lab.Lab.Title, Hash: lab.Hash()}, Version, command, rc.repeat, rc.strict, began)
 	setMD := filepath.Join(setDir, record.SetMarkdownName)
 	interrupted := false

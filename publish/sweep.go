@@ -114,7 +114,7 @@ func Sweep(swept []string, vs []SweepVariant, compare string, shared bool) ([]by
 		for _, m := range record.MeasureStats(sv.Records) {
 			if _, ok := meta[m.Key]; !ok {
 				order = append(order, m.Key)
-				meta[m.Key] = sweepMeasure{Exp: fmt.Sprintf("%02d %s", m.Number, m.Experiment), Name: m.Name, Title: m.Title, Unit: m.Unit}
+				meta[m.Key] = sweepMeasure{Exp: record.ExperimentLabel(m.Number, m.Experiment), Name: m.Name, Title: m.Title, Unit: m.Unit}
 				vals[m.Key] = make([]record.SetMeasure, len(vs))
 			}
 			if sm := meta[m.Key]; sm.Definition == "" {
@@ -240,7 +240,7 @@ func distributions(vs []SweepVariant) ([]chart, error) {
 				if c == nil || len(c.Values) < 2 || len(c.Bins) == 0 {
 					continue
 				}
-				k := key{fmt.Sprintf("%02d %s", e.Number, e.Name), s.Name}
+				k := key{record.ExperimentLabel(e.Number, e.Name), s.Name}
 				if _, ok := lines[k]; !ok {
 					order = append(order, k)
 					x := c.Column

@@ -66,7 +66,7 @@ func Diff(a, b *Record) ([]Difference, error) {
 		ea, eb := a.Experiment(name), b.Experiment(name)
 		where := name
 		if e := firstNonNil(ea, eb); e != nil {
-			where = fmt.Sprintf("%02d %s", e.Number, name)
+			where = ExperimentLabel(e.Number, name)
 		}
 		if ea == nil || eb == nil {
 			add(where, "experiment", expState(ea), expState(eb))

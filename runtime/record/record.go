@@ -647,12 +647,16 @@ func Write(dir string, r *Record, m *Masker) error {
 }
 
 // Marshal encodes the record as indented JSON.
-func Marshal(r *Record) ([]byte, error) {
+func Marshal(r *Record) ([]byte, error) { return indentJSON(r) }
+
+// indentJSON is how a record's and a set's files are written: indented,
+// and with <, > and & as they are (the files are read, not embedded).
+func indentJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

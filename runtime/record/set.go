@@ -465,17 +465,8 @@ func WriteSet(dir string, s *Set) error {
 	return atomicfile.Write(filepath.Join(dir, SetMarkdownName), SetMarkdown(s), 0o644)
 }
 
-// MarshalSet encodes the set as indented JSON.
-func MarshalSet(s *Set) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+// MarshalSet encodes the set as indented JSON, as Marshal a record.
+func MarshalSet(s *Set) ([]byte, error) { return indentJSON(s) }
 
 // IsSet tells whether path is a set's directory or its set.json.
 func IsSet(path string) bool {

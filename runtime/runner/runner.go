@@ -166,15 +166,7 @@ func New(opt Options) (*Runner, error) {
 	}
 	r := &Runner{opt: opt, lab: opt.Lab.Lab, vars: vars, caps: schemas.Captures{}, missing: map[string]string{},
 		now: opt.Now, engines: map[string]query.Engine{}, jobIDs: map[string]string{}}
-	r.masker = record.NewMasker(opt.Lab.Secrets()...)
-	// The native stack's SQL names directories under the lab directory;
-	// a record names them relative to it.
-	if abs, err := filepath.Abs(opt.Lab.Dir); err == nil && abs != "/" {
-		r.masker.Replace(abs, "<lab>")
-	}
-	for _, ep := range opt.Endpoints.DB {
-		r.masker.Add(ep.Password)
-	}
+	r.masker = MaskerFor(opt)
 	if opt.Endpoints.Flink != "" || opt.Endpoints.Gateway != "" {
 		r.flink = flinkapi.New(opt.Endpoints.Flink, opt.Endpoints.Gateway)
 	}
@@ -681,6 +673,16 @@ func (r *Runner) session(now time.Time) record.Session {
 	return record.Session{Started: now, Status: record.RunRunning, Command: r.opt.Command, Where: r.opt.Where, Host: r.opt.Host}
 }
 
-// Masked is s with every secret the run's records mask masked (a command
-// line may carry a DSN's password).
-func (r *Runner) Masked(s string) string { return r.masker.MaskString(s) }
+// MaskerFor is what a run's records mask: the lab's secrets, the
+// endpoints' passwords, and the lab directory (the native stack's SQL
+// names directories under it; a record names them relative to it).
+func MaskerFor(opt Options) *record.Masker {
+	m := record.NewMasker(opt.Lab.Secrets()...)
+	if abs, err := filepath.Abs(opt.Lab.Dir); err == nil && abs != "/" {
+		m.Replace(abs, "<lab>")
+	}
+	for _, ep := range opt.Endpoints.DB {
+		m.Add(ep.Password)
+	}
+	return m
+}
