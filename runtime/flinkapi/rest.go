@@ -64,6 +64,16 @@ func Active(state string) bool {
 	return true
 }
 
+// Ended tells whether a job state is one Flink never leaves (a globally
+// terminal state): SUSPENDED is not, a new leader may resume the job.
+func Ended(state string) bool {
+	switch state {
+	case "FINISHED", "FAILED", "CANCELED":
+		return true
+	}
+	return false
+}
+
 // FindJob picks the job named name: the newest active one, else the newest
 // one of any state. ok is false when no job has that name.
 func FindJob(jobs []JobSummary, name string) (JobSummary, bool) {

@@ -245,3 +245,45 @@ func TestFlinkJVMs(t *testing.T) {
 		t.Errorf("head rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestWaitEndsWithTheJob: a wait on a flink step stops at the run that
+// finds its job FAILED (answers recorded from Flink 1.20.1: a job that
+// divides by zero, restarts twice and fails), instead of re-running an
+// answer that can no longer change until the timeout; the step is
+// timed out, evaluated on that last run, and says why it stopped.
+func TestWaitEndsWithTheJob(t *testing.T) {
+	// batch.json answers the job list and streaming.json the job in it
+	// (failing is not there: the runner follows the job it submitted by ID).
+	srv := flinktest.Replay(t, "flink-1.20.1/failing.json", "flink-1.20.1/batch.json", "flink-1.20.1/streaming.json")
+	l := &schemas.Lab{Name: "failing", Seed: 1, Stack: &schemas.Stack{Flink: &schemas.Flink{}},
+		Jobs: []*schemas.Job{{Name: "failing", Mode: schemas.ModeStreaming}},
+		Experiments: []*schemas.Experiment{{Name: "e", Number: 1, Title: "E", Steps: []*schemas.Step{
+			{Name: "job", Kind: schemas.StepFlink, Flink: &schemas.FlinkStep{Job: "failing", Show: []string{"state", "restarts"}}},
+			{Name: "recovered", Kind: schemas.StepWait, Wait: &schemas.WaitStep{Rerun: "job", Until: ptr(x(`result.state == "RUNNING" && result.checkpoints.completed > 100`)), Interval: "100ms", Timeout: "10m"},
+				Expects: []*schemas.Expect{{Condition: x(`result.state == "RUNNING"`), Message: "The job runs."}}},
+		}}},
+	}
+	lab := labdirtest.Load(t, l, map[string]string{"sql/flink/failing.sql": fixture(t, "failing.sql")})
+	r, err := New(Options{Lab: lab, Endpoints: labdir.Endpoints{Flink: srv.REST, Gateway: srv.Gateway}, SubmitJobs: true, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	rec, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > time.Minute {
+		t.Errorf("the wait ran for %s", took)
+	}
+	s := rec.Experiments[0].Steps[1]
+	if s.Status != record.StatusTimedOut || s.Attempts != 3 {
+		t.Errorf("wait: status %s after %d runs", s.Status, s.Attempts)
+	}
+	if notes := strings.Join(s.Output.Notes, "\n"); !strings.Contains(notes, "Stopped early, after run 3") || !strings.Contains(notes, "job failing is FAILED, a state Flink never leaves") {
+		t.Errorf("notes: %s", notes)
+	}
+	if e := s.Expectations; len(e) != 1 || e[0].Held {
+		t.Errorf("expectation on the last run: %+v", e)
+	}
+}

@@ -582,6 +582,15 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 				res.output.Notes = append(res.output.Notes, fmt.Sprintf("The condition held on run %d, after %s.", attempt, elapsed))
 				return res
 			}
+			// A job that has ended stays as it is: waiting out the
+			// timeout would only repeat the last run. Nothing resubmits a
+			// job while an experiment runs (controls apply before it and
+			// undo after), so the job the step follows is this one.
+			if state, ok := endedJob(target, out.value); ok {
+				res.status = record.StatusTimedOut
+				res.output.Notes = append(res.output.Notes, fmt.Sprintf("Stopped early, after run %d (%s): job %s is %s, a state Flink never leaves, so `%s` cannot hold; the last run's output is shown.", attempt, elapsed, target.Flink.Job, state, w.Until.Source))
+				return res
+			}
 		}
 		if !r.now().Add(interval).Before(deadline) {
 			res.status = record.StatusTimedOut
@@ -597,6 +606,19 @@ func (r *Runner) runWait(ctx context.Context, e *schemas.Experiment, s *schemas.
 			return outcome{}
 		}
 	}
+}
+
+// endedJob tells whether a flink step's run found its job in a state it
+// never leaves, and which.
+func endedJob(target *schemas.Step, v cty.Value) (string, bool) {
+	if target.Kind != schemas.StepFlink || target.Flink == nil || target.Flink.Job == "" || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("state") {
+		return "", false
+	}
+	st := v.GetAttr("state")
+	if st.IsNull() || !st.IsKnown() || st.Type() != cty.String {
+		return "", false
+	}
+	return st.AsString(), flinkapi.Ended(st.AsString())
 }
 
 // waitOutcome is a re-running wait's outcome after a run: the run's
