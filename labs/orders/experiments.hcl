@@ -997,10 +997,14 @@ experiment "worker_recovery" {
       timeout  = "2m"
     }
 
+    # A recovery that fails leaves the cohort unserved while MySQL holds
+    # it. orders_lost would turn it false too, but experiment 01's
+    # caught_up already shows a lossy join is caught, and the whole
+    # outage again costs CI about two minutes.
     expect {
       condition = result.rows[0].n == step.cohort_mysql.n && result.rows[0].amount_cents == step.cohort_mysql.amount_cents
       message   = "Measured: every order written during the outage is served once, with MySQL's amounts (counts and sums agree)."
-      detects   = [control.no_restarts, control.orders_lost]
+      detects   = [control.no_restarts]
     }
   }
 
