@@ -291,7 +291,7 @@ var refRun = map[string]string{
 		"re-runs an earlier step every `interval` until the condition holds over its result, for at most `timeout`; " +
 		"`wait = { rerun = step.NAME, \"for\" = \"20s\" }` re-runs it for that long and keeps every run as a sample. A run " +
 		"whose error waiting cannot change (SQL that cannot be filled in or does not only read, no endpoint, an error the " +
-		"engine reports as final) ends the wait at once with that error. The wait's result is its last run's.",
+		"engine reports as final) ends the wait at once with that error. A wait re-running a `flink` step of one job stops, timed out, at the run that finds the job FINISHED, FAILED or CANCELED (states Flink never leaves), and says so. The wait's result is its last run's.",
 	"experiment.step.wait.for": "A duration, written `\"for\"` (a bare `for` starts a for expression). With `rerun`: re-run " +
 		"the step for that long, without a condition; the wait fails only when every run failed, or at once on an error waiting cannot change. Without `rerun`: the same " +
 		"as `wait = \"…\"`. Not together with `until`.",
