@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // The loader's bounds on what it reads and evaluates. Without them a
@@ -235,6 +237,39 @@ func boundFors(n hclsyntax.Node, p *Parser) {
 		}
 	}
 }
+
+// stopCalls makes every function of fns fail at once when the load is
+// over its for expression limit or interrupted. HCL evaluates a for
+// expression's collection before forStep can count it, and goes on with
+// the outer elements after an inner one failed: past the limit, three
+// nested fors over range(1000) still called range a thousand times,
+// building a million numbers (2 s, and minutes for the fuzzer, which
+// minimises such an input by running it hundreds of times).
+func (p *Parser) stopCalls(fns map[string]function.Function) map[string]function.Function {
+	if p == nil {
+		return fns
+	}
+	out := make(map[string]function.Function, len(fns))
+	for name, f := range fns {
+		out[name] = function.New(&function.Spec{
+			Description: f.Description(),
+			Params:      f.Params(),
+			VarParam:    f.VarParam(),
+			Type:        func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(args) },
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				if p.forElements > MaxForElements || p.ctx != nil && p.ctx.Err() != nil {
+					return cty.NilVal, errStopped
+				}
+				return f.Call(args)
+			},
+		})
+	}
+	return out
+}
+
+// errStopped is a call refused by stopCalls; onceEach drops its
+// diagnostics, as the limit's or the interrupt's own says why.
+var errStopped = errors.New("not called: the load stopped (see the error about for expression elements, or the interrupt)")
 
 // The summaries of the errors of a limit, and of an interrupt.
 const (

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // loadSource loads src as the one .hcl file of a lab and returns the
@@ -114,6 +117,26 @@ func TestForLimit(t *testing.T) {
 	// A lab's own for expressions load.
 	if diags := loadSource(t, limitsLab+"variable \"small\" {\n  default = [for a in [1, 2, 3] : [for b in [1, 2] : a * b]]\n}\n"); diags.HasErrors() {
 		t.Errorf("a small for expression: %v", diags)
+	}
+}
+
+// TestCallsStopPastForLimit: past the for expression limit no function
+// runs, so the outer elements HCL still goes through cost nothing (three
+// nested fors over range(1000) called range a thousand times more).
+func TestCallsStopPastForLimit(t *testing.T) {
+	calls := 0
+	count := function.New(&function.Spec{Type: function.StaticReturnType(cty.Number), Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		calls++
+		return cty.NumberIntVal(1), nil
+	}})
+	p := &Parser{}
+	fns := p.stopCalls(map[string]function.Function{"count": count})
+	if _, err := fns["count"].Call(nil); err != nil || calls != 1 {
+		t.Fatalf("within the limit: %v, %d calls", err, calls)
+	}
+	p.forElements = MaxForElements + 1
+	if _, err := fns["count"].Call(nil); !errors.Is(err, errStopped) || calls != 1 {
+		t.Fatalf("past the limit: %v, %d calls", err, calls)
 	}
 }
 

@@ -146,6 +146,9 @@ func onceEach(diags hcl.Diagnostics) hcl.Diagnostics {
 	seen := map[string]bool{}
 	out := diags[:0]
 	for _, d := range diags {
+		if strings.Contains(d.Detail, errStopped.Error()) {
+			continue
+		}
 		if d.Summary == forLimitSummary || d.Summary == interruptedSummary {
 			if seen[d.Summary] {
 				continue
@@ -274,7 +277,7 @@ func decodeLab(dir string, blocks map[string][]*hcl.Block, opts Options, p *Pars
 	vars := d.decodeVariables(blocks["variable"], opts, p)
 	d.ctx = &hcl.EvalContext{
 		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)},
-		Functions: Functions(fileReader(dir, p)),
+		Functions: p.stopCalls(Functions(fileReader(dir, p))),
 	}
 	if d.diags.HasErrors() {
 		return d.lab, d.diags
