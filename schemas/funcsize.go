@@ -28,6 +28,17 @@ const maxFormatWidth = 1000
 // result longer than MaxStringBytes is refused, which stops a chain of
 // nested calls while each is at most a few times the last.
 func sized(f function.Function, before func(args []cty.Value) error) function.Function {
+	return guarded(f, before, func(v cty.Value) error {
+		if u, _ := v.Unmark(); u.IsKnown() && !u.IsNull() && u.Type() == cty.String && len(u.AsString()) > MaxStringBytes {
+			return tooLong(int64(len(u.AsString())))
+		}
+		return nil
+	})
+}
+
+// guarded is f with before checking each call's arguments and after its
+// result (either may be nil); an error of either refuses the call.
+func guarded(f function.Function, before func(args []cty.Value) error, after func(cty.Value) error) function.Function {
 	return function.New(&function.Spec{
 		Description: f.Description(),
 		Params:      f.Params(),
@@ -40,11 +51,11 @@ func sized(f function.Function, before func(args []cty.Value) error) function.Fu
 				}
 			}
 			v, err := f.Call(args)
-			if err != nil {
+			if err != nil || after == nil {
 				return v, err
 			}
-			if u, _ := v.Unmark(); u.IsKnown() && !u.IsNull() && u.Type() == cty.String && len(u.AsString()) > MaxStringBytes {
-				return cty.NilVal, tooLong(int64(len(u.AsString())))
+			if err := after(v); err != nil {
+				return cty.NilVal, err
 			}
 			return v, nil
 		},

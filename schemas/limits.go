@@ -249,20 +249,15 @@ func (p *Parser) stopCalls(fns map[string]function.Function) map[string]function
 	if p == nil {
 		return fns
 	}
+	stopped := func([]cty.Value) error {
+		if p.forElements > MaxForElements || p.ctx != nil && p.ctx.Err() != nil {
+			return errStopped
+		}
+		return nil
+	}
 	out := make(map[string]function.Function, len(fns))
 	for name, f := range fns {
-		out[name] = function.New(&function.Spec{
-			Description: f.Description(),
-			Params:      f.Params(),
-			VarParam:    f.VarParam(),
-			Type:        func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(args) },
-			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-				if p.forElements > MaxForElements || p.ctx != nil && p.ctx.Err() != nil {
-					return cty.NilVal, errStopped
-				}
-				return f.Call(args)
-			},
-		})
+		out[name] = guarded(f, stopped, nil)
 	}
 	return out
 }
