@@ -245,7 +245,9 @@ var refRun = map[string]string{
 		"the last `tail` messages, or with `offsets = true` each partition's start and end offsets. A read stops at the end " +
 		"offsets of when it started, or at its `timeout`.",
 	"experiment.step.kafka.key": "A string expression, often with captured values (`jsonencode({ order_id = " +
-		"step.pick.order_id })`): the step keeps the messages whose key is exactly these bytes.",
+		"step.pick.order_id })`): the step keeps the messages whose key is these bytes or, for a JSON key, the same JSON value " +
+		"written otherwise (spacing, the order of fields, a SQL timestamp with or without a zero fraction: ClickHouse writes " +
+		"`15:13:10.000`, Flink's JSON format `15:13:10`).",
 	"experiment.step.kafka.max": "Whole number, at least 1, default 50: the most messages kept, the most recent; " +
 		"`result.truncated` says more matched.",
 	"experiment.step.kafka.offsets": "`true` or `false` (default `false`): with `true` the step reads no messages but each " +

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -88,8 +89,9 @@ var ErrNoTopic = errors.New("topic does not exist")
 
 // ByKey reads every message of topic whose key is key, in all partitions.
 // A key that is JSON matches a message key that is the same JSON value
-// written differently (spacing, order of fields), since Flink's JSON
-// format and a hand-written key need not agree byte for byte.
+// written differently (spacing, order of fields, a timestamp with or
+// without a zero fraction), since Flink's JSON format and a key written
+// from another engine's values need not agree byte for byte.
 func ByKey(ctx context.Context, brokers []string, topic string, key []byte, opt Options) (*Result, error) {
 	opt = opt.withDefaults()
 	match := keyMatcher(key)
@@ -112,6 +114,7 @@ func Tail(ctx context.Context, brokers []string, topic string, n int, opt Option
 func keyMatcher(key []byte) func([]byte) bool {
 	var want any
 	isJSON := json.Unmarshal(key, &want) == nil
+	want = sameTimestamps(want)
 	return func(k []byte) bool {
 		if bytes.Equal(k, key) {
 			return true
@@ -120,8 +123,35 @@ func keyMatcher(key []byte) func([]byte) bool {
 			return false
 		}
 		var got any
-		return json.Unmarshal(k, &got) == nil && reflect.DeepEqual(got, want)
+		return json.Unmarshal(k, &got) == nil && reflect.DeepEqual(sameTimestamps(got), want)
 	}
+}
+
+// sqlTimestamp is a SQL timestamp as the engines write one in JSON and
+// in results: Flink's JSON format leaves a zero fraction out
+// ("2026-12-07 15:13:10"), ClickHouse writes DateTime64(3) with it
+// ("2026-12-07 15:13:10.000"), a key built from one and read in the
+// other's topic must still match.
+var sqlTimestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}\.\d+$`)
+
+// sameTimestamps writes every SQL timestamp string in a decoded JSON
+// value without the trailing zeros of its fraction.
+func sameTimestamps(v any) any {
+	switch x := v.(type) {
+	case string:
+		if sqlTimestamp.MatchString(x) {
+			return strings.TrimSuffix(strings.TrimRight(x, "0"), ".")
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = sameTimestamps(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = sameTimestamps(e)
+		}
+	}
+	return v
 }
 
 // read consumes [start, end) of every partition, or the last tail records

@@ -138,3 +138,28 @@ func TestText(t *testing.T) {
 		t.Fatal(Text([]byte{0xff, 0x00}))
 	}
 }
+
+// A key built from ClickHouse's values (DateTime64(3) with its zero
+// fraction) matches the key Flink's JSON format wrote (without it); other
+// times and other strings do not.
+func TestKeyMatcherTimestamps(t *testing.T) {
+	match := keyMatcher([]byte(`{"device_id":12,"window_start":"2026-12-07 15:13:10.000"}`))
+	for key, want := range map[string]bool{
+		`{"device_id":12,"window_start":"2026-12-07 15:13:10"}`:     true,
+		`{"window_start":"2026-12-07 15:13:10.0","device_id":12}`:   true,
+		`{"device_id":12,"window_start":"2026-12-07 15:13:10.500"}`: false,
+		`{"device_id":12,"window_start":"2026-12-07 15:13:20"}`:     false,
+		`{"device_id":13,"window_start":"2026-12-07 15:13:10"}`:     false,
+	} {
+		if got := match([]byte(key)); got != want {
+			t.Errorf("%s: matched %v, want %v", key, got, want)
+		}
+	}
+	half := keyMatcher([]byte(`{"at":"2026-12-07 15:13:10.500"}`))
+	if !half([]byte(`{"at":"2026-12-07 15:13:10.5"}`)) || half([]byte(`{"at":"2026-12-07 15:13:10.05"}`)) {
+		t.Error("a fraction's trailing zeros are not told apart from its digits")
+	}
+	if keyMatcher([]byte(`{"note":"10.000"}`))([]byte(`{"note":"10"}`)) {
+		t.Error("a string that is no timestamp was changed")
+	}
+}
