@@ -54,8 +54,8 @@ func TestMutantControls(t *testing.T) {
 	if m := lab.Control("summary_paid_only").Mutant; m == nil || m.Mode != ModeBatch || !strings.Contains(m.Query, "END) AS BIGINT) AS order_count") {
 		t.Errorf("summary_paid_only: %+v", m)
 	}
-	if k := lab.Control("join_cancelled").Kind(); k != ControlKillSwitch {
-		t.Errorf("join_cancelled is a %q", k)
+	if k := lab.Control("taskmanager_stopped").Kind(); k != ControlKillSwitch {
+		t.Errorf("taskmanager_stopped is a %q", k)
 	}
 	if c := lab.Control("taskmanager_paused"); c.Kind() != ControlFault || c.PauseFor != "40s" || c.Pause[0] != "taskmanager" {
 		t.Errorf("taskmanager_paused: %+v", c)

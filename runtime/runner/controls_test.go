@@ -147,7 +147,7 @@ func TestMutantDiff(t *testing.T) {
 	if d := r.mutantDiff(lab.Control("no_restarts")); !strings.Contains(d, "+SET 'restart-strategy.type' = 'none';\n") {
 		t.Errorf("no_restarts' diff lacks its setting:\n%s", d)
 	}
-	if r.mutantDiff(lab.Control("join_cancelled")) != "" {
+	if r.mutantDiff(lab.Control("taskmanager_stopped")) != "" {
 		t.Error("a control that is not a mutant has a diff")
 	}
 }
