@@ -11,7 +11,7 @@ OUT   ?= out/orders
 # missing unless LABGEN_TEST_SERVERS=require (what CI sets).
 export LABGEN_TEST_SERVERS
 
-.PHONY: help demo e2e build render validate test lint golden fuzz deps bench bench-producer bench-native prove clean
+.PHONY: help demo e2e mutants build render validate test lint golden fuzz deps bench bench-producer bench-native prove clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -24,6 +24,9 @@ e2e: ## CI: every experiment of the labs end to end on a fresh native stack (run
 	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/sensors out/e2e-sensors
 	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh labs/orders_pg out/e2e-orders-pg
 	E2E_RUN_FLAGS=--controls ./scripts/e2e.sh docs/tutorial/bikes out/e2e-tutorial
+
+mutants: ## the mutation score of LAB on the native stack: every mutant Flink's parser derives from its streaming jobs, run as a control (about a minute each)
+	./scripts/mutants.sh $(LAB)
 
 build: ## build bin/labgen
 	$(GO) build -ldflags "-X github.com/labgen/labgen/cli.Version=$(VERSION)" -o $(BIN) ./cmd/labgen

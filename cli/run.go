@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,7 +26,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		args:    "OUT [--experiment N|NAME ...] [--resume RECORD | --repeat N] [--no-up] [--native | --kubernetes [--kubectl PATH]] [--strict] [--controls [--control-cap DURATION]] [--lab LAB_DIR] [--no-check | --check] " + endpointArgs,
+		args:    "OUT [--experiment N|NAME ...] [--resume RECORD | --repeat N] [--no-up] [--native | --kubernetes [--kubectl PATH]] [--strict] [--controls [--control-cap DURATION]] [--mutants FILE] [--lab LAB_DIR] [--no-check | --check] " + endpointArgs,
 		summary: "run a rendered lab's experiments and write the lab record",
 		help: `
 Runs the experiments of the rendered lab directory OUT step by step and
@@ -107,6 +108,16 @@ runs'; what happened under each control is in the record's Controls
 section. A control costs its experiments' capped run time plus a job
 submitted again (a minute or two).
 
+--mutants FILE adds the mutants that Flink's own parser derives from the
+lab's streaming jobs (prove/flink/prove-flink.sh --mutants writes FILE;
+make mutants LAB=... does it all): a LEFT JOIN made INNER, a column made
+NULL or constant, one key in ten lost, the output emitted twice. Each
+runs as a control aimed at every expectation that names one, and the
+record gives the mutation score: how many some expectation killed, by
+which step, and each survivor with its diff. An expectation blind to an
+automatic mutant is not a blind expectation (most claims cannot see most
+mutants): the score, not --strict, says how much the lab notices.
+
 --repeat N runs the experiments N times, one run after another on the
 stack brought up (and checked, and its jobs submitted) once: a reader
 can cite a set, not a single run. Each run is a full record of its own,
@@ -147,6 +158,7 @@ Examples:
 			labSrc := fs.String("lab", "", "the lab's source `LAB_DIR`, so that the engine check points at its lines")
 			controls := fs.Bool("controls", false, "run each experiment again under the negative controls its expectations name, and record whether each expectation was shown able to fail")
 			controlCap := fs.Duration("control-cap", runner.DefaultControlCap, "with --controls: the longest a wait or step may take while a control is on")
+			mutants := fs.String("mutants", "", "also run, as mutant controls aimed at every expectation that names a control, the mutants in `FILE` (the output of prove/flink/prove-flink.sh --mutants on the lab's streaming jobs); implies --controls, and the record gives the mutation score")
 			repeat := fs.Int("repeat", 0, "run the experiments `N` times on the stack brought up once, each run a record of its own, and write the set of them, set.json and set.md (default: one run, no set)")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
@@ -162,7 +174,7 @@ Examples:
 				if *kubectl != "" && !*k8s {
 					return usagef("--kubectl goes with --kubernetes")
 				}
-				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, kubectl: *kubectl, strict: *strict, submit: true, check: !*noCheck, forceCheck: *forceCheck, source: *labSrc, controls: *controls, controlCap: *controlCap, repeat: *repeat}, "run")
+				return runLab(ctx, env, args[0], ep, runConfig{experiments: exps, resume: *resume, noUp: *noUp, native: *nat, kubernetes: *k8s, kubectl: *kubectl, strict: *strict, submit: true, check: !*noCheck, forceCheck: *forceCheck, source: *labSrc, controls: *controls || *mutants != "", controlCap: *controlCap, repeat: *repeat, mutants: *mutants}, "run")
 			}
 		},
 	})
@@ -247,6 +259,8 @@ type runConfig struct {
 	// repeat > 0 runs the experiments that many times on the stack
 	// brought up once and writes a set of the runs (runSet).
 	repeat int
+	// mutants is a file of automatic mutants (--mutants) run as controls.
+	mutants string
 }
 
 // runLab is labgen run (and smoke, batch): up, run, report.
@@ -320,6 +334,11 @@ func runLab(ctx context.Context, env *Env, dir string, ep *endpointFlags, rc run
 	}
 	if rc.check && !checked {
 		if err := check(ctx); err != nil {
+			return err
+		}
+	}
+	if rc.mutants != "" {
+		if err := addAutoMutants(env, lab.Lab, rc.mutants); err != nil {
 			return err
 		}
 	}
@@ -627,4 +646,30 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// addAutoMutants reads --mutants FILE into the lab's controls, after the
+// engine check (prove-flink planned each mutant already), and says what
+// it left out.
+func addAutoMutants(env *Env, lab *schemas.Lab, file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return usagef("--mutants: %v", err)
+	}
+	defer f.Close()
+	ms, skipped, err := schemas.ReadAutoMutants(f)
+	if err != nil {
+		return usagef("--mutants %s: %v", file, err)
+	}
+	if len(ms) == 0 {
+		return usagef("--mutants %s: no mutant Flink planned (%d left out)", file, len(skipped))
+	}
+	if err := lab.AddAutoMutants(ms); err != nil {
+		return usagef("--mutants %s: %v", file, err)
+	}
+	fmt.Fprintf(env.Stderr, "Automatic mutants: %d from %s, each run as a control aimed at every measuring expectation; %d left out:\n", len(ms), file, len(skipped))
+	for _, s := range skipped {
+		fmt.Fprintf(env.Stderr, "  %s\n", s)
+	}
+	return nil
 }

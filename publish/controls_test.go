@@ -81,3 +81,43 @@ func TestMutantsOnPage(t *testing.T) {
 		}
 	}
 }
+
+// Automatic mutants (labgen run --mutants) are scored apart from the
+// lab's own, and their blind verdicts are survivors' traces: not counted
+// as blind expectations, not rows of the verdict table.
+func TestAutomaticMutantsOnPage(t *testing.T) {
+	r := load(t, "sampled")
+	r.Controls = []*record.ControlRun{
+		{Experiment: "x", Number: 1, Control: "status_stale", Title: "The status never updates", Kind: "mutant", Diff: "-a\n+b\n"},
+		{Experiment: "x", Number: 1, Control: "trips/null_column:rider", Title: "rider → NULL", Kind: "automatic mutant", Diff: "-r\n+NULL\n"},
+		{Experiment: "x", Number: 1, Control: "trips/lose_keys", Title: "one key in ten lost", Kind: "automatic mutant"},
+	}
+	r.Verdicts = []record.Verdict{
+		{Experiment: "x", Number: 1, Step: "a", Control: "status_stale", Healthy: "held", Verdict: record.VerdictAbleToFail},
+		{Experiment: "x", Number: 1, Step: "a", Control: "trips/null_column:rider", Healthy: "held", Verdict: record.VerdictBlind},
+		{Experiment: "x", Number: 1, Step: "a", Control: "trips/lose_keys", Healthy: "held", Verdict: record.VerdictBlind},
+		{Experiment: "x", Number: 1, Step: "b", Control: "trips/lose_keys", Healthy: "held", Verdict: record.VerdictAbleToFail},
+	}
+	if got, want := r.MutationScore(), "1 of 1 mutants killed; automatic mutants: 1 of 2 killed (50 %) (survived: trips/null_column:rider)"; got != want {
+		t.Errorf("MutationScore() = %q, want %q", got, want)
+	}
+	if r.Blind() != 0 || r.Failure(true) != "" {
+		t.Errorf("an automatic mutant's blind verdicts count: Blind() = %d, Failure = %q", r.Blind(), r.Failure(true))
+	}
+	if got := r.VerdictSummary(); !strings.HasPrefix(got, "1 shown able to fail, 0 blind,") {
+		t.Errorf("VerdictSummary() = %q", got)
+	}
+	b, err := Page(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{"<code>trips/lose_keys</code> (one key in ten lost): killed by 01 <code>b</code>", "<code>trips/null_column:rider</code> (rider → NULL): <strong>survived</strong>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Count(page, "<strong>blind</strong>") != 0 {
+		t.Error("the verdict table has the automatic mutants' blind rows")
+	}
+}

@@ -49,8 +49,12 @@ type Control struct {
 	// applied: a mutant submitted afresh reads its source's backlog
 	// first, and a change that is seen only while it happens (a window
 	// updated in place) must happen after the experiment looks.
-	Settle    string    `json:"settle,omitempty"`
-	DeclRange hcl.Range `json:"-"`
+	Settle string `json:"settle,omitempty"`
+	// Auto is set for a mutant derived with Flink's parser (labgen run
+	// --mutants), not declared by the lab: its statement replaces the
+	// job's INSERT in the job's own script.
+	Auto      *AutoMutant `json:"auto,omitempty"`
+	DeclRange hcl.Range   `json:"-"`
 }
 
 // Latency is a delay added to one link of the pipeline: the bytes From
@@ -98,11 +102,18 @@ const (
 	ControlKillSwitch = "kill switch" // services stopped, jobs cancelled
 	ControlFault      = "fault"       // services paused, a link slowed: alive, late
 	ControlMutant     = "mutant"      // a job run with wrong SQL
+	// ControlAutoMutant is a mutant derived with Flink's parser (labgen
+	// run --mutants): aimed at every measuring expectation, most of which
+	// cannot see it, so a blind verdict under it is a survivor's trace,
+	// not a defect of the expectation.
+	ControlAutoMutant = "automatic mutant"
 )
 
 // Kind says in a word what the control does to the lab.
 func (c *Control) Kind() string {
 	switch {
+	case c.Auto != nil:
+		return ControlAutoMutant
 	case c.Mutant != nil:
 		return ControlMutant
 	case len(c.Pause) > 0, c.Latency != nil:

@@ -92,6 +92,7 @@ func (a Answer) Detailed() bool {
 func (r *Record) Answers() []Answer {
 	var out []Answer
 	for _, e := range r.Experiments {
+		auto := r.autoControls()
 		a := Answer{Number: e.Number, Experiment: e.Name, Title: e.Title, Question: e.Question, Status: e.Status, Skipped: e.Skipped, Measures: e.Measures, Controlled: len(r.Verdicts) > 0}
 		if e.Status != ExpSkipped {
 			a.NotRun = e.Total - len(e.Steps)
@@ -108,7 +109,7 @@ func (r *Record) Answers() []Answer {
 					}
 				}
 				for _, v := range r.Verdicts {
-					if v.Experiment == e.Name && v.Step == s.Name && v.Index == i {
+					if v.Experiment == e.Name && v.Step == s.Name && v.Index == i && !auto[v.Control] {
 						ax.Controls = append(ax.Controls, v)
 					}
 				}

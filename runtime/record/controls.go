@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,50 +70,104 @@ type Mutant struct {
 	Title   string
 	Diff    string
 	Killed  bool
+	// Auto: derived with Flink's parser (labgen run --mutants), not
+	// declared by the lab.
+	Auto bool
+	// By are the steps whose expectations killed it.
+	By []KilledBy
 }
 
-// Mutants are the run's mutant controls, in the order they ran.
+// KilledBy is a step of an experiment with an expectation that was
+// shown able to fail under a mutant.
+type KilledBy struct {
+	Number int
+	Step   string
+}
+
+// Mutants are the run's mutant controls, the lab's and the automatic
+// ones, in the order they ran.
 func (r *Record) Mutants() []Mutant {
 	var out []Mutant
 	at := map[string]int{}
 	for _, c := range r.Controls {
-		if c.Kind != schemas.ControlMutant {
+		if c.Kind != schemas.ControlMutant && c.Kind != schemas.ControlAutoMutant {
 			continue
 		}
 		if _, ok := at[c.Control]; !ok {
 			at[c.Control] = len(out)
-			out = append(out, Mutant{Control: c.Control, Title: c.Title, Diff: c.Diff})
+			out = append(out, Mutant{Control: c.Control, Title: c.Title, Diff: c.Diff, Auto: c.Kind == schemas.ControlAutoMutant})
 		}
 	}
 	for _, v := range r.Verdicts {
 		if i, ok := at[v.Control]; ok && v.Verdict == VerdictAbleToFail {
 			out[i].Killed = true
+			by := KilledBy{v.Number, v.Step}
+			if !slices.Contains(out[i].By, by) {
+				out[i].By = append(out[i].By, by)
+			}
 		}
 	}
 	return out
 }
 
 // MutationScore says how many mutants an expectation killed: "3 of 3
-// mutants killed", or "" when none ran.
+// mutants killed", then the automatic mutants' apart ("; automatic
+// mutants: 18 of 21 killed (…)"), or "" when none ran.
 func (r *Record) MutationScore() string {
-	ms := r.Mutants()
-	if len(ms) == 0 {
-		return ""
+	var parts []string
+	for _, auto := range []bool{false, true} {
+		killed, n := 0, 0
+		var survivors []string
+		for _, m := range r.Mutants() {
+			if m.Auto != auto {
+				continue
+			}
+			n++
+			if m.Killed {
+				killed++
+			} else {
+				survivors = append(survivors, m.Control)
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		s := fmt.Sprintf("%d of %d mutants killed", killed, n)
+		if auto {
+			s = fmt.Sprintf("automatic mutants: %d of %d killed (%d %%)", killed, n, 100*killed/n)
+		}
+		if len(survivors) > 0 {
+			s += " (survived: " + strings.Join(survivors, ", ") + ")"
+		}
+		parts = append(parts, s)
 	}
-	killed := 0
-	var survivors []string
-	for _, m := range ms {
-		if m.Killed {
-			killed++
-		} else {
-			survivors = append(survivors, m.Control)
+	return strings.Join(parts, "; ")
+}
+
+// OwnVerdicts are the verdicts under the lab's own controls: the
+// automatic mutants' are in their list, as which step killed each.
+func (r *Record) OwnVerdicts() []Verdict {
+	auto := r.autoControls()
+	var out []Verdict
+	for _, v := range r.Verdicts {
+		if !auto[v.Control] {
+			out = append(out, v)
 		}
 	}
-	s := fmt.Sprintf("%d of %d mutants killed", killed, len(ms))
-	if len(survivors) > 0 {
-		s += " (survived: " + strings.Join(survivors, ", ") + ")"
+	return out
+}
+
+// autoControls are the names of the run's automatic mutants: their
+// verdicts are the mutation score's, and a blind one is a survivor's
+// trace, not an expectation's defect.
+func (r *Record) autoControls() map[string]bool {
+	out := map[string]bool{}
+	for _, c := range r.Controls {
+		if c.Kind == schemas.ControlAutoMutant {
+			out[c.Control] = true
+		}
 	}
-	return s
+	return out
 }
 
 // Verdict is one expectation of a healthy run against one of its
@@ -242,8 +297,9 @@ func countsText(c map[string]int64) string {
 // control.
 func (r *Record) Blind() int {
 	n := 0
+	auto := r.autoControls()
 	for _, v := range r.Verdicts {
-		if v.Verdict == VerdictBlind {
+		if v.Verdict == VerdictBlind && !auto[v.Control] {
 			n++
 		}
 	}
@@ -299,8 +355,11 @@ func (r *Record) VerdictSummary() string {
 		return ""
 	}
 	n := map[string]int{}
+	auto := r.autoControls()
 	for _, v := range r.Verdicts {
-		n[v.Verdict]++
+		if !auto[v.Control] {
+			n[v.Verdict]++
+		}
 	}
 	s := fmt.Sprintf("%d shown able to fail, %d blind, %d not checkable, %d sanity checks", n[VerdictAbleToFail], n[VerdictBlind], n[VerdictNotCheckable], n[VerdictSanity])
 	if k := n[VerdictNotShown]; k > 0 {
@@ -327,7 +386,7 @@ func writeControls(w io.Writer, r *Record) {
 		fmt.Fprintln(w)
 	}
 	var rows [][]string
-	for _, v := range r.Verdicts {
+	for _, v := range r.OwnVerdicts() {
 		ctl, under := v.Control, v.Under
 		if v.Verdict == VerdictSanity {
 			ctl, under = "(sanity check)", v.Why
@@ -342,6 +401,13 @@ func writeControls(w io.Writer, r *Record) {
 		fmt.Fprintf(w, "\n### Mutants\n\n%s %s.\n", MutantsIntro, score)
 		for _, m := range r.Mutants() {
 			word := "killed"
+			if m.Auto && m.Killed {
+				var by []string
+				for _, b := range m.By {
+					by = append(by, fmt.Sprintf("%02d `%s`", b.Number, b.Step))
+				}
+				word = "killed by " + strings.Join(by, ", ")
+			}
 			if !m.Killed {
 				word = "**survived**: no expectation was false under it"
 			}

@@ -93,6 +93,16 @@ func (r *Runner) mutantDiff(c *schemas.Control) string {
 	if m == nil {
 		return ""
 	}
+	if a := c.Auto; a != nil {
+		// Both queries as Flink's parser unparses them: the diff shows
+		// the mutation, not the unparser's layout.
+		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: difflib.SplitLines(a.Base + "\n"), B: difflib.SplitLines(a.Select + "\n"),
+			FromFile: "jobs/" + a.Job, ToFile: "mutant " + c.Name, Context: 1})
+		if err != nil {
+			return ""
+		}
+		return d
+	}
 	job := r.lab.Job(m.Name)
 	if job == nil {
 		return ""
@@ -386,7 +396,7 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 		}
 	}
 	if m := c.Mutant; m != nil {
-		sent, _, err := r.script("control "+c.Name, c.MutantFile())
+		sent, err := r.mutantScript(c)
 		if err != nil {
 			return err
 		}
@@ -396,15 +406,55 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 		if err == nil && sr.JobID == "" {
 			err = errors.New("the script ran but submitted no job")
 		}
-		if err != nil {
-			return fmt.Errorf("submit the mutant of job %s (%s): %w", m.Name, c.MutantFile(), err)
+		what := c.MutantFile()
+		if c.Auto != nil {
+			what = schemas.JobFile(m.Name) + " with the mutant's statement"
 		}
-		run.Applied = append(run.Applied, fmt.Sprintf("submitted %s through the SQL gateway in place of job %s (%s)", c.MutantFile(), m.Name, sr.JobID))
+		if err != nil {
+			return fmt.Errorf("submit the mutant of job %s (%s): %w", m.Name, what, err)
+		}
+		run.Applied = append(run.Applied, fmt.Sprintf("submitted %s through the SQL gateway in place of job %s (%s)", what, m.Name, sr.JobID))
 		if err := r.awaitJobState(ctx, sr.JobID, func(s string) bool { return s == "RUNNING" }, 3*time.Minute); err != nil {
 			return fmt.Errorf("the mutant of job %s: %w", m.Name, err)
 		}
 	}
 	return nil
+}
+
+// mutantScript is the statements that submit c's mutant: the rendered
+// control's script, or, for an automatic mutant, the job's own script
+// with its INSERT (or statement set) replaced by the mutant's.
+func (r *Runner) mutantScript(c *schemas.Control) ([]string, error) {
+	if c.Auto == nil {
+		sent, _, err := r.script("control "+c.Name, c.MutantFile())
+		return sent, err
+	}
+	sent, _, err := r.script("mutant "+c.Name, schemas.JobFile(c.Auto.Job))
+	if err != nil {
+		return nil, err
+	}
+	for i := len(sent) - 1; i >= 0; i-- {
+		if w := strings.ToUpper(firstWord(sent[i])); w == "INSERT" || w == "EXECUTE" || w == "BEGIN" {
+			out := slices.Clone(sent)
+			out[i] = c.Auto.Statement
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("mutant %s: %s has no INSERT to replace", c.Name, schemas.JobFile(c.Auto.Job))
+}
+
+// firstWord is a statement's first keyword, after its comments.
+func firstWord(st string) string {
+	for _, l := range strings.Split(st, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "--") {
+			continue
+		}
+		if f := strings.Fields(l); len(f) > 0 {
+			return strings.TrimSuffix(f[0], ";")
+		}
+	}
+	return ""
 }
 
 // thaw is what a pause_for did while the experiment ran: the unpause,

@@ -2,11 +2,13 @@ package runner
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
 )
@@ -149,5 +151,62 @@ func TestMutantDiff(t *testing.T) {
 	}
 	if r.mutantDiff(lab.Control("taskmanager_stopped")) != "" {
 		t.Error("a control that is not a mutant has a diff")
+	}
+}
+
+// An automatic mutant runs as the job's own rendered script with the
+// mutant's statement in place of its INSERT: the SET lines and the
+// tables' DDL are the job's; its diff is Flink's unparse of the job's
+// query against the mutant's.
+func TestAutoMutantScript(t *testing.T) {
+	lab, diags := schemas.NewParser().Load("../../docs/tutorial/bikes", schemas.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	dir, _ := renderLab(t, lab)
+	f, err := os.Open("../../schemas/testdata/mutants/bikes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ms, _, err := schemas.ReadAutoMutants(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld, err := labdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ld.Lab.AddAutoMutants(ms); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{lab: ld.Lab, opt: Options{Lab: ld}}
+	own, _, err := r.script("job", schemas.JobFile("trips"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ld.Lab.Control("trips/inner_join:arrivals")
+	got, err := r.mutantScript(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(own) {
+		t.Fatalf("%d statements, the job's script has %d", len(got), len(own))
+	}
+	changed := 0
+	for i := range own {
+		if got[i] != own[i] {
+			changed++
+			if !strings.HasPrefix(strings.ToUpper(firstWord(own[i])), "INSERT") || got[i] != c.Auto.Statement {
+				t.Errorf("statement %d changed: %q → %q", i, own[i], got[i])
+			}
+		}
+	}
+	if changed != 1 {
+		t.Errorf("%d statements changed, want the INSERT alone", changed)
+	}
+	d := r.mutantDiff(c)
+	if !strings.Contains(d, "-  LEFT JOIN `arrivals`") || !strings.Contains(d, "+  INNER JOIN `arrivals`") || strings.Count(d, "\n-") != 1 {
+		t.Errorf("the diff is not the join alone:\n%s", d)
 	}
 }
