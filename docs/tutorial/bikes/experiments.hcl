@@ -27,6 +27,15 @@ control "status_stuck" {
   }
 }
 
+control "version_stuck" {
+  title = "A trip's version stays its start"
+  text  = "A mutant of trips: updated_at is the ride's start in every version, so the RETURNED version does not outrank the RIDING one by its version, only by arriving later."
+  job   = job.trips
+  replace = {
+    "GREATEST(r.started_at, COALESCE(a.arrived_at, r.started_at)) AS updated_at" = "r.started_at AS updated_at"
+  }
+}
+
 experiment "every_ride_arrives" {
   number   = 1
   title    = "Every ride reaches ClickHouse"
@@ -115,7 +124,8 @@ experiment "arrival_updates_trip" {
     title  = "Rides started since, docked more than 5 s after their start"
     engine = "mysql"
     sql    = <<-SQL
-      SELECT r.ride_id, a.station AS end_station,
+      SELECT r.ride_id, r.bike_id, r.rider, r.station AS start_station,
+             a.station AS end_station, r.started_at, a.arrived_at AS ended_at,
              TIMESTAMPDIFF(SECOND, r.started_at, a.arrived_at) AS duration_s
       FROM rides AS r
       JOIN arrivals AS a ON a.ride_id = r.ride_id
@@ -135,16 +145,21 @@ experiment "arrival_updates_trip" {
       timeout  = "1m"
     }
     capture = {
-      ride_id     = result.rows[0].ride_id
-      end_station = result.rows[0].end_station
-      duration_s  = result.rows[0].duration_s
+      ride_id       = result.rows[0].ride_id
+      bike_id       = result.rows[0].bike_id
+      rider         = result.rows[0].rider
+      start_station = result.rows[0].start_station
+      end_station   = result.rows[0].end_station
+      started_at    = result.rows[0].started_at
+      ended_at      = result.rows[0].ended_at
+      duration_s    = result.rows[0].duration_s
     }
   }
 
   step "trip" {
     title  = "The trip in ClickHouse"
     engine = "clickhouse"
-    sql    = "SELECT ride_id, status, end_station, duration_s FROM dashboard.trips FINAL WHERE ride_id = ${step.pick.ride_id}"
+    sql    = "SELECT ride_id, status, bike_id, rider, start_station, end_station, started_at, ended_at, duration_s, updated_at FROM dashboard.trips FINAL WHERE ride_id = ${step.pick.ride_id}"
   }
 
   step "returned" {
@@ -161,6 +176,14 @@ experiment "arrival_updates_trip" {
       message   = "Measured: within 20 s ClickHouse serves the trip once, with the end station and duration MySQL has."
       detects   = [control.duration_in_minutes]
     }
+
+    # Every other column is MySQL's too, and the version is the arrival's
+    # time: a column the expectations never read could be anything.
+    expect {
+      condition = result.rows[0].bike_id == step.pick.bike_id && result.rows[0].rider == step.pick.rider && result.rows[0].start_station == step.pick.start_station && result.rows[0].started_at == step.pick.started_at && result.rows[0].ended_at == step.pick.ended_at && result.rows[0].updated_at == step.pick.ended_at
+      message   = "Measured: the rest of the trip is MySQL's (bike, rider, start station, start and end times), and its version, updated_at, is the arrival's time."
+      detects   = [control.version_stuck]
+    }
   }
 
   step "versions" {
@@ -172,8 +195,8 @@ experiment "arrival_updates_trip" {
     }
 
     expect {
-      condition = length(distinct([for m in result.messages : jsondecode(m.value).status if !m.tombstone])) == 2
-      message   = "Measured: the key has a RIDING and a RETURNED version in the topic."
+      condition = length(distinct([for m in result.messages : jsondecode(m.value).status if !m.tombstone])) == 2 && length([for m in result.messages : m if !m.tombstone]) == 2
+      message   = "Measured: the key has a RIDING and a RETURNED version in the topic, each once."
       detects   = [control.status_stuck]
     }
   }
