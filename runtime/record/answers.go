@@ -91,8 +91,8 @@ func (a Answer) Detailed() bool {
 // Answers are the record's answers, one per experiment, in order.
 func (r *Record) Answers() []Answer {
 	var out []Answer
+	own := r.OwnVerdicts()
 	for _, e := range r.Experiments {
-		auto := r.autoControls()
 		a := Answer{Number: e.Number, Experiment: e.Name, Title: e.Title, Question: e.Question, Status: e.Status, Skipped: e.Skipped, Measures: e.Measures, Controlled: len(r.Verdicts) > 0}
 		if e.Status != ExpSkipped {
 			a.NotRun = e.Total - len(e.Steps)
@@ -108,8 +108,8 @@ func (r *Record) Answers() []Answer {
 						ax.Bounds = append(ax.Bounds, b)
 					}
 				}
-				for _, v := range r.Verdicts {
-					if v.Experiment == e.Name && v.Step == s.Name && v.Index == i && !auto[v.Control] {
+				for _, v := range own {
+					if v.Experiment == e.Name && v.Step == s.Name && v.Index == i {
 						ax.Controls = append(ax.Controls, v)
 					}
 				}

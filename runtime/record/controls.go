@@ -115,10 +115,11 @@ func (r *Record) Mutants() []Mutant {
 // mutants: 18 of 21 killed (…)"), or "" when none ran.
 func (r *Record) MutationScore() string {
 	var parts []string
+	ms := r.Mutants()
 	for _, auto := range []bool{false, true} {
 		killed, n := 0, 0
 		var survivors []string
-		for _, m := range r.Mutants() {
+		for _, m := range ms {
 			if m.Auto != auto {
 				continue
 			}
@@ -144,27 +145,20 @@ func (r *Record) MutationScore() string {
 	return strings.Join(parts, "; ")
 }
 
-// OwnVerdicts are the verdicts under the lab's own controls: the
-// automatic mutants' are in their list, as which step killed each.
+// OwnVerdicts are the verdicts under the lab's own controls. An
+// automatic mutant's are in the mutants' list, as the steps that killed
+// it: a blind one is a survivor's trace, not an expectation's defect.
 func (r *Record) OwnVerdicts() []Verdict {
-	auto := r.autoControls()
+	auto := map[string]bool{}
+	for _, c := range r.Controls {
+		if c.Kind == schemas.ControlAutoMutant {
+			auto[c.Control] = true
+		}
+	}
 	var out []Verdict
 	for _, v := range r.Verdicts {
 		if !auto[v.Control] {
 			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// autoControls are the names of the run's automatic mutants: their
-// verdicts are the mutation score's, and a blind one is a survivor's
-// trace, not an expectation's defect.
-func (r *Record) autoControls() map[string]bool {
-	out := map[string]bool{}
-	for _, c := range r.Controls {
-		if c.Kind == schemas.ControlAutoMutant {
-			out[c.Control] = true
 		}
 	}
 	return out
@@ -297,9 +291,8 @@ func countsText(c map[string]int64) string {
 // control.
 func (r *Record) Blind() int {
 	n := 0
-	auto := r.autoControls()
-	for _, v := range r.Verdicts {
-		if v.Verdict == VerdictBlind && !auto[v.Control] {
+	for _, v := range r.OwnVerdicts() {
+		if v.Verdict == VerdictBlind {
 			n++
 		}
 	}
@@ -355,11 +348,8 @@ func (r *Record) VerdictSummary() string {
 		return ""
 	}
 	n := map[string]int{}
-	auto := r.autoControls()
-	for _, v := range r.Verdicts {
-		if !auto[v.Control] {
-			n[v.Verdict]++
-		}
+	for _, v := range r.OwnVerdicts() {
+		n[v.Verdict]++
 	}
 	s := fmt.Sprintf("%d shown able to fail, %d blind, %d not checkable, %d sanity checks", n[VerdictAbleToFail], n[VerdictBlind], n[VerdictNotCheckable], n[VerdictSanity])
 	if k := n[VerdictNotShown]; k > 0 {

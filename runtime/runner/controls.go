@@ -11,6 +11,7 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/labgen/labgen/flinksql"
 	"github.com/labgen/labgen/runtime/flinkapi"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
@@ -93,36 +94,34 @@ func (r *Runner) mutantDiff(c *schemas.Control) string {
 	if m == nil {
 		return ""
 	}
-	if a := c.Auto; a != nil {
+	var a, b []string
+	from, to := "jobs/"+m.Name, "control "+c.Name
+	if au := c.Auto; au != nil {
 		// Both queries as Flink's parser unparses them: the diff shows
 		// the mutation, not the unparser's layout.
-		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: difflib.SplitLines(a.Base + "\n"), B: difflib.SplitLines(a.Select + "\n"),
-			FromFile: "jobs/" + a.Job, ToFile: "mutant " + c.Name, Context: 1})
-		if err != nil {
+		a, b, to = difflib.SplitLines(au.Base+"\n"), difflib.SplitLines(au.Select+"\n"), "mutant "+c.Name
+	} else {
+		job := r.lab.Job(m.Name)
+		if job == nil {
 			return ""
 		}
-		return d
-	}
-	job := r.lab.Job(m.Name)
-	if job == nil {
-		return ""
-	}
-	code := func(j *schemas.Job) []string {
-		var out []string
-		// The job's own settings, as its script sets them: a mutant may
-		// differ there alone (no restart strategy).
-		for _, s := range j.Settings {
-			out = append(out, fmt.Sprintf("SET '%s' = '%s';\n", s.Key, s.Value))
-		}
-		for _, l := range difflib.SplitLines(j.Query + "\n") {
-			if !strings.HasPrefix(strings.TrimSpace(l), "--") {
-				out = append(out, l)
+		code := func(j *schemas.Job) []string {
+			var out []string
+			// The job's own settings, as its script sets them: a mutant may
+			// differ there alone (no restart strategy).
+			for _, s := range j.Settings {
+				out = append(out, fmt.Sprintf("SET '%s' = '%s';\n", s.Key, s.Value))
 			}
+			for _, l := range difflib.SplitLines(j.Query + "\n") {
+				if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+					out = append(out, l)
+				}
+			}
+			return out
 		}
-		return out
+		a, b = code(job), code(m)
 	}
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: code(job), B: code(m),
-		FromFile: "jobs/" + job.Name, ToFile: "control " + c.Name, Context: 1})
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: a, B: b, FromFile: from, ToFile: to, Context: 1})
 	if err != nil {
 		return ""
 	}
@@ -396,7 +395,7 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 		}
 	}
 	if m := c.Mutant; m != nil {
-		sent, err := r.mutantScript(c)
+		sent, what, err := r.mutantScript(c)
 		if err != nil {
 			return err
 		}
@@ -405,10 +404,6 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 		cancel()
 		if err == nil && sr.JobID == "" {
 			err = errors.New("the script ran but submitted no job")
-		}
-		what := c.MutantFile()
-		if c.Auto != nil {
-			what = schemas.JobFile(m.Name) + " with the mutant's statement"
 		}
 		if err != nil {
 			return fmt.Errorf("submit the mutant of job %s (%s): %w", m.Name, what, err)
@@ -421,40 +416,28 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 	return nil
 }
 
-// mutantScript is the statements that submit c's mutant: the rendered
-// control's script, or, for an automatic mutant, the job's own script
-// with its INSERT (or statement set) replaced by the mutant's.
-func (r *Runner) mutantScript(c *schemas.Control) ([]string, error) {
+// mutantScript is the statements that submit c's mutant and what they
+// are: the rendered control's script, or, for an automatic mutant, the
+// job's own script with its INSERT (or statement set) replaced by the
+// mutant's.
+func (r *Runner) mutantScript(c *schemas.Control) (sent []string, what string, err error) {
 	if c.Auto == nil {
-		sent, _, err := r.script("control "+c.Name, c.MutantFile())
-		return sent, err
+		sent, _, err = r.script("control "+c.Name, c.MutantFile())
+		return sent, c.MutantFile(), err
 	}
-	sent, _, err := r.script("mutant "+c.Name, schemas.JobFile(c.Auto.Job))
-	if err != nil {
-		return nil, err
+	file := schemas.JobFile(c.Auto.Job)
+	if sent, _, err = r.script("mutant "+c.Name, file); err != nil {
+		return nil, "", err
 	}
 	for i := len(sent) - 1; i >= 0; i-- {
-		if w := strings.ToUpper(firstWord(sent[i])); w == "INSERT" || w == "EXECUTE" || w == "BEGIN" {
+		switch (flinksql.Statement{Text: sent[i]}).Keyword() {
+		case "INSERT", "EXECUTE", "BEGIN":
 			out := slices.Clone(sent)
 			out[i] = c.Auto.Statement
-			return out, nil
+			return out, file + " with the mutant's statement", nil
 		}
 	}
-	return nil, fmt.Errorf("mutant %s: %s has no INSERT to replace", c.Name, schemas.JobFile(c.Auto.Job))
-}
-
-// firstWord is a statement's first keyword, after its comments.
-func firstWord(st string) string {
-	for _, l := range strings.Split(st, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "--") {
-			continue
-		}
-		if f := strings.Fields(l); len(f) > 0 {
-			return strings.TrimSuffix(f[0], ";")
-		}
-	}
-	return ""
+	return nil, "", fmt.Errorf("mutant %s: %s has no INSERT to replace", c.Name, file)
 }
 
 // thaw is what a pause_for did while the experiment ran: the unpause,

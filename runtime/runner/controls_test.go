@@ -8,6 +8,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/labgen/labgen/flinksql"
 	"github.com/labgen/labgen/runtime/labdir"
 	"github.com/labgen/labgen/runtime/record"
 	"github.com/labgen/labgen/schemas"
@@ -186,9 +187,12 @@ func TestAutoMutantScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := ld.Lab.Control("trips/inner_join:arrivals")
-	got, err := r.mutantScript(c)
+	got, what, err := r.mutantScript(c)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if what != "sql/flink/trips.sql with the mutant's statement" {
+		t.Errorf("the mutant is said to be %q", what)
 	}
 	if len(got) != len(own) {
 		t.Fatalf("%d statements, the job's script has %d", len(got), len(own))
@@ -197,7 +201,7 @@ func TestAutoMutantScript(t *testing.T) {
 	for i := range own {
 		if got[i] != own[i] {
 			changed++
-			if !strings.HasPrefix(strings.ToUpper(firstWord(own[i])), "INSERT") || got[i] != c.Auto.Statement {
+			if (flinksql.Statement{Text: own[i]}).Keyword() != "INSERT" || got[i] != c.Auto.Statement {
 				t.Errorf("statement %d changed: %q → %q", i, own[i], got[i])
 			}
 		}
