@@ -29,7 +29,10 @@ type JavaProcess struct {
 var procRoot = "/proc"
 
 // ReadJavaProcess reads the JVM of process pid. It fails when the
-// process is gone or its executable is not a JDK's java.
+// process is gone, its executable is not a JDK's java, or it is still
+// inside execve: the kernel points /proc/PID/exe at the new program
+// before it lays out the arguments, so for a moment the command line
+// reads empty and a -Xmx would be missed (seen in CI, once in many runs).
 func ReadJavaProcess(pid int) (JavaProcess, error) {
 	var jp JavaProcess
 	dir := filepath.Join(procRoot, strconv.Itoa(pid))
@@ -56,6 +59,9 @@ func ReadJavaProcess(pid int) (JavaProcess, error) {
 	cmdline, err := os.ReadFile(filepath.Join(dir, "cmdline"))
 	if err != nil {
 		return jp, err
+	}
+	if len(cmdline) == 0 {
+		return jp, fmt.Errorf("process %d is still starting (its command line is empty)", pid)
 	}
 	for _, arg := range strings.Split(string(cmdline), "\x00") {
 		if v, ok := strings.CutPrefix(arg, "-Xmx"); ok {

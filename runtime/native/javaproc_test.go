@@ -52,3 +52,45 @@ func TestReadJavaProcess(t *testing.T) {
 		t.Errorf("a Go process read as a JVM: %v", err)
 	}
 }
+
+// A process caught inside execve: /proc/PID/exe already names java but
+// the arguments are not laid out yet, so the command line reads empty.
+// Reading it then must fail (and be tried again), not report "no -Xmx".
+func TestReadJavaProcessInsideExec(t *testing.T) {
+	root := t.TempDir()
+	jdk := filepath.Join(root, "jdk")
+	if err := os.MkdirAll(filepath.Join(jdk, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jdk, "bin", "java"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jdk, "release"), []byte("JAVA_VERSION=\"17.0.15\"\nJAVA_RUNTIME_VERSION=\"17.0.15+6\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proc := filepath.Join(root, "proc")
+	pid := filepath.Join(proc, "42")
+	if err := os.MkdirAll(pid, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(jdk, "bin", "java"), filepath.Join(pid, "exe")); err != nil {
+		t.Fatal(err)
+	}
+	old := procRoot
+	procRoot = proc
+	defer func() { procRoot = old }()
+
+	if err := os.WriteFile(filepath.Join(pid, "cmdline"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if jp, err := ReadJavaProcess(42); err == nil || !strings.Contains(err.Error(), "still starting") {
+		t.Errorf("an empty command line read as %+v, %v", jp, err)
+	}
+	if err := os.WriteFile(filepath.Join(pid, "cmdline"), []byte("java\x00-Xmx1g\x00Main\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jp, err := ReadJavaProcess(42)
+	if err != nil || jp.Release != "17.0.15+6" || jp.HeapBytes != 1<<30 {
+		t.Errorf("read %+v, %v", jp, err)
+	}
+}
