@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -112,8 +113,11 @@ submitted again (a minute or two).
 lab's streaming jobs (prove/flink/prove-flink.sh --mutants writes FILE;
 make mutants LAB=... does it all): a LEFT JOIN made INNER, a column made
 NULL or constant, one key in ten lost, the output emitted twice. Each
-runs as a control aimed at every expectation that names one, and the
-record gives the mutation score: how many some expectation killed, by
+runs as a control aimed at the expectations that name one in the
+experiments that read what its job writes (its table, topic or
+ClickHouse table, or a job fed by it; a step showing the jobs, the
+smoke checks and the batch jobs count as reading it), and the record
+gives the mutation score: how many some expectation killed, by
 which step, and each survivor with its diff. An expectation blind to an
 automatic mutant is not a blind expectation (most claims cannot see most
 mutants): the score, not --strict, says how much the lab notices.
@@ -158,7 +162,7 @@ Examples:
 			labSrc := fs.String("lab", "", "the lab's source `LAB_DIR`, so that the engine check points at its lines")
 			controls := fs.Bool("controls", false, "run each experiment again under the negative controls its expectations name, and record whether each expectation was shown able to fail")
 			controlCap := fs.Duration("control-cap", runner.DefaultControlCap, "with --controls: the longest a wait or step may take while a control is on")
-			mutants := fs.String("mutants", "", "also run, as mutant controls aimed at every expectation that names a control, the mutants in `FILE` (the output of prove/flink/prove-flink.sh --mutants on the lab's streaming jobs); implies --controls, and the record gives the mutation score")
+			mutants := fs.String("mutants", "", "also run, as mutant controls aimed at the expectations that name a control in the experiments that read their job's output, the mutants in `FILE` (the output of prove/flink/prove-flink.sh --mutants on the lab's streaming jobs); implies --controls, and the record gives the mutation score")
 			repeat := fs.Int("repeat", 0, "run the experiments `N` times on the stack brought up once, each run a record of its own, and write the set of them, set.json and set.md (default: one run, no set)")
 			ep := addEndpointFlags(fs)
 			return func(ctx context.Context, args []string) error {
@@ -667,7 +671,30 @@ func addAutoMutants(env *Env, lab *schemas.Lab, file string) error {
 	if err := lab.AddAutoMutants(ms); err != nil {
 		return usagef("--mutants %s: %v", file, err)
 	}
-	fmt.Fprintf(env.Stderr, "Automatic mutants: %d from %s, each run as a control aimed at every measuring expectation; %d left out:\n", len(ms), file, len(skipped))
+	fmt.Fprintf(env.Stderr, "Automatic mutants: %d from %s, each run as a control aimed at the measuring expectations of the experiments that read what its job writes:\n", len(ms), file)
+	// Every mutant of a job is aimed at the same experiments: its first
+	// says which.
+	var jobs []string
+	first, count := map[string]*schemas.Control{}, map[string]int{}
+	for _, m := range ms {
+		if count[m.Job]++; count[m.Job] == 1 {
+			jobs = append(jobs, m.Job)
+			first[m.Job] = lab.Control(m.ControlName())
+		}
+	}
+	for _, j := range jobs {
+		var seen []string
+		for _, e := range lab.Experiments {
+			if slices.Contains(e.Controls(lab), first[j]) {
+				seen = append(seen, fmt.Sprintf("%02d %s", e.Number, e.Name))
+			}
+		}
+		if len(seen) == 0 {
+			seen = []string{"none (they survive, unseen)"}
+		}
+		fmt.Fprintf(env.Stderr, "  %s (%d): %s\n", j, count[j], strings.Join(seen, ", "))
+	}
+	fmt.Fprintf(env.Stderr, "%d left out:\n", len(skipped))
 	for _, s := range skipped {
 		fmt.Fprintf(env.Stderr, "  %s\n", s)
 	}

@@ -98,7 +98,10 @@ func TestAutomaticMutantsOnPage(t *testing.T) {
 		{Experiment: "x", Number: 1, Step: "a", Control: "trips/lose_keys", Healthy: "held", Verdict: record.VerdictBlind},
 		{Experiment: "x", Number: 1, Step: "b", Control: "trips/lose_keys", Healthy: "held", Verdict: record.VerdictAbleToFail},
 	}
-	if got, want := r.MutationScore(), "1 of 1 mutants killed; automatic mutants: 1 of 2 killed (50 %) (survived: trips/null_column:rider)"; got != want {
+	// A mutant of a job no experiment reads ran against nothing: it
+	// counts, as a survivor that says so.
+	r.Unseen = []record.UnseenMutant{{Control: "audit/lose_keys", Title: "one key in ten lost", Diff: "+WHERE MOD(k, 10) <> 0\n"}}
+	if got, want := r.MutationScore(), "1 of 1 mutants killed; automatic mutants: 1 of 3 killed (33 %) (survived: trips/null_column:rider, audit/lose_keys)"; got != want {
 		t.Errorf("MutationScore() = %q, want %q", got, want)
 	}
 	if r.Blind() != 0 || r.Failure(true) != "" {
@@ -112,7 +115,8 @@ func TestAutomaticMutantsOnPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(b)
-	for _, want := range []string{"<code>trips/lose_keys</code> (one key in ten lost): killed by 01 <code>b</code>", "<code>trips/null_column:rider</code> (rider → NULL): <strong>survived</strong>"} {
+	for _, want := range []string{"<code>trips/lose_keys</code> (one key in ten lost): killed by 01 <code>b</code>", "<code>trips/null_column:rider</code> (rider → NULL): <strong>survived</strong>: no expectation was false under it",
+		"<code>audit/lose_keys</code> (one key in ten lost): <strong>survived</strong>: no experiment reads what its job writes"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}

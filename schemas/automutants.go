@@ -80,7 +80,9 @@ func ReadAutoMutants(r io.Reader) (ms []AutoMutant, skipped []string, err error)
 
 // AddAutoMutants adds each mutant to the lab as a mutant control of its
 // job, and names it in every expectation that names a control (the
-// measuring ones: a sanity check is not asked to notice anything). A
+// measuring ones: a sanity check is not asked to notice anything) in an
+// experiment that may see the job's output (SeesJob): the others would
+// run under it for nothing. A
 // mutant of a job the lab does not run as a streaming job is an error.
 func (l *Lab) AddAutoMutants(ms []AutoMutant) error {
 	for _, m := range ms {
@@ -99,13 +101,19 @@ func (l *Lab) AddAutoMutants(ms []AutoMutant) error {
 			Text: "An automatic mutant of " + m.Job + " (" + m.Operator + "), derived with Flink's parser.", Mutant: &mj, Auto: &am})
 	}
 	for _, e := range l.Experiments {
+		sees := map[string]bool{}
 		for _, s := range e.Steps {
 			for _, x := range s.Expects {
 				if len(x.Detects) == 0 {
 					continue
 				}
 				for _, m := range ms {
-					if !slices.Contains(x.Detects, m.ControlName()) {
+					seen, ok := sees[m.Job]
+					if !ok {
+						seen = l.SeesJob(e, m.Job)
+						sees[m.Job] = seen
+					}
+					if seen && !slices.Contains(x.Detects, m.ControlName()) {
 						x.Detects = append(x.Detects, m.ControlName())
 					}
 				}

@@ -87,3 +87,51 @@ func TestReadAutoMutantsRefusesGarbage(t *testing.T) {
 		t.Errorf("%v %q %v", ms, skipped, err)
 	}
 }
+
+// testdata/mutants/sensors.json is prove-flink.sh --mutants on the
+// sensors lab's three streaming jobs. Each mutant is aimed only at the
+// experiments that read what its job writes, downstream jobs included.
+// Without SeesJob each would be aimed at all four measuring experiments.
+func TestAutoMutantsAimedAtTheExperimentsThatSeeThem(t *testing.T) {
+	f, err := os.Open("testdata/mutants/sensors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ms, _, err := ReadAutoMutants(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab, diags := NewParser().Load("../labs/sensors", Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if d := lab.DownstreamOf("deliveries"); !slices.Equal(d.Jobs, []string{"deliveries", "delivery_summary"}) ||
+		!slices.Contains(d.Names, "deliveries") || !slices.Contains(d.Names, "delivery_summary") || slices.Contains(d.Names, "device_window") {
+		t.Errorf("downstream of deliveries: %+v", d)
+	}
+	if err := lab.AddAutoMutants(ms); err != nil {
+		t.Fatal(err)
+	}
+	aimed := map[string][]string{} // job → experiments
+	for _, e := range lab.Experiments {
+		for _, c := range e.Controls(lab) {
+			if c.Auto != nil && !slices.Contains(aimed[c.Auto.Job], e.Name) {
+				aimed[c.Auto.Job] = append(aimed[c.Auto.Job], e.Name)
+			}
+		}
+	}
+	// Experiment 01 runs the smoke checks and shows every job; 05 reads
+	// delivery_summary, which reads the deliveries topic, but asks its
+	// expectations nothing a control could change (sanity checks all).
+	want := map[string][]string{
+		"device_window": {"baseline", "window_closes"},
+		"site_heat":     {"baseline", "aggregate_changes"},
+		"deliveries":    {"baseline", "late_receipts"},
+	}
+	for job, exps := range want {
+		if !slices.Equal(aimed[job], exps) {
+			t.Errorf("mutants of %s aimed at %q, want %q", job, aimed[job], exps)
+		}
+	}
+}

@@ -75,6 +75,25 @@ type Mutant struct {
 	Auto bool
 	// By are the steps whose expectations killed it.
 	By []KilledBy
+	// Unseen: no experiment of the lab reads what its job writes, so
+	// none ran under it.
+	Unseen bool
+}
+
+// UnseenMutant is an automatic mutant no experiment could see.
+type UnseenMutant struct {
+	Control string `json:"control"`
+	Title   string `json:"title"`
+	Diff    string `json:"diff,omitempty"`
+}
+
+// Survived says why a mutant survived, as record.md and the page
+// say it.
+func (m Mutant) Survived() string {
+	if m.Unseen {
+		return "no experiment reads what its job writes"
+	}
+	return "no expectation was false under it"
 }
 
 // KilledBy is a step of an experiment with an expectation that was
@@ -96,6 +115,12 @@ func (r *Record) Mutants() []Mutant {
 		if _, ok := at[c.Control]; !ok {
 			at[c.Control] = len(out)
 			out = append(out, Mutant{Control: c.Control, Title: c.Title, Diff: c.Diff, Auto: c.Kind == schemas.ControlAutoMutant})
+		}
+	}
+	for _, u := range r.Unseen {
+		if _, ok := at[u.Control]; !ok {
+			at[u.Control] = len(out)
+			out = append(out, Mutant{Control: u.Control, Title: u.Title, Diff: u.Diff, Auto: true, Unseen: true})
 		}
 	}
 	for _, v := range r.Verdicts {
@@ -399,7 +424,7 @@ func writeControls(w io.Writer, r *Record) {
 				word = "killed by " + strings.Join(by, ", ")
 			}
 			if !m.Killed {
-				word = "**survived**: no expectation was false under it"
+				word = "**survived**: " + m.Survived()
 			}
 			fmt.Fprintf(w, "\n- `%s` (%s): %s.\n", m.Control, m.Title, word)
 			if m.Diff != "" {

@@ -95,6 +95,10 @@ type Record struct {
 	// expectation and control, whether it was shown able to fail.
 	Controls []*ControlRun `json:"controls,omitempty"`
 	Verdicts []Verdict     `json:"verdicts,omitempty"`
+	// Unseen are the automatic mutants no experiment of the lab could
+	// see (none reads what their job writes): survivors that ran against
+	// nothing, kept so that the score counts them.
+	Unseen []UnseenMutant `json:"unseen_mutants,omitempty"`
 }
 
 // Stack is the face of the lab that ran.

@@ -29,6 +29,10 @@ const DefaultControlCap = 35 * time.Second
 // running). Then every expectation of the healthy runs gets its verdicts.
 func (r *Runner) runControls(ctx context.Context) error {
 	for _, c := range r.lab.Controls {
+		if c.Auto != nil && !slices.ContainsFunc(r.lab.Experiments, func(e *schemas.Experiment) bool { return namesControl(e, r.lab, c) }) &&
+			!slices.ContainsFunc(r.rec.Unseen, func(u record.UnseenMutant) bool { return u.Control == c.Name }) {
+			r.rec.Unseen = append(r.rec.Unseen, record.UnseenMutant{Control: c.Name, Title: c.Title, Diff: r.mutantDiff(c)})
+		}
 		var exps []*schemas.Experiment
 		for _, name := range r.rec.Selected {
 			e := r.lab.Experiment(name)

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -212,5 +213,46 @@ func TestAutoMutantScript(t *testing.T) {
 	d := r.mutantDiff(c)
 	if !strings.Contains(d, "-  LEFT JOIN `arrivals`") || !strings.Contains(d, "+  INNER JOIN `arrivals`") || strings.Count(d, "\n-") != 1 {
 		t.Errorf("the diff is not the join alone:\n%s", d)
+	}
+}
+
+// A mutant no experiment names (here: every expectation's controls
+// taken away, as for a job whose output no step reads) runs against
+// nothing and is kept in the record as a survivor that says so.
+func TestUnseenAutoMutantIsScored(t *testing.T) {
+	lab, diags := schemas.NewParser().Load("../../docs/tutorial/bikes", schemas.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, e := range lab.Experiments {
+		for _, s := range e.Steps {
+			for _, x := range s.Expects {
+				x.Detects = nil
+			}
+		}
+	}
+	f, err := os.Open("../../schemas/testdata/mutants/bikes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ms, _, err := schemas.ReadAutoMutants(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.AddAutoMutants(ms[:2]); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{lab: lab, rec: &record.Record{}, dir: t.TempDir()}
+	for range 2 { // a resumed session does not add them again
+		if err := r.runControls(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(r.rec.Unseen) != 2 || r.rec.Unseen[0].Control != ms[0].ControlName() || r.rec.Unseen[0].Diff == "" {
+		t.Fatalf("unseen: %+v", r.rec.Unseen)
+	}
+	if got := r.rec.MutationScore(); !strings.HasPrefix(got, "automatic mutants: 0 of 2 killed (0 %)") {
+		t.Errorf("MutationScore() = %q", got)
 	}
 }
