@@ -33,7 +33,9 @@ func init() {
 Serves toxiproxy's HTTP API on --api with one proxy per --link: clients
 that dial LISTEN reach UPSTREAM through it. The native stack runs it when
 a control of the lab declares latency = { from, to, add }, and routes that
-link through it (Flink's jobs dial the proxy for MySQL); labgen run
+link through it (Flink's jobs dial the proxy for MySQL; ClickHouse's
+Kafka tables dial it for Kafka, whose broker advertises it on their
+listener); labgen run
 --controls adds a latency toxic while the control is on and removes it to
 undo. It runs until stopped.
 

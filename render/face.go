@@ -22,6 +22,10 @@ type Face struct {
 	Postgres string
 	// Kafka is the bootstrap address Flink and ClickHouse use.
 	Kafka string
+	// KafkaClickHouse, when set, is the bootstrap address ClickHouse's
+	// Kafka engine tables use instead of Kafka: the native stack's link
+	// proxy, when a latency control slows that link.
+	KafkaClickHouse string
 	// Fluss is the Fluss coordinator's address for Flink.
 	Fluss string
 	// Warehouse holds the lake warehouses (iceberg/, paimon/, fluss/,
@@ -35,6 +39,15 @@ type Face struct {
 
 // ComposeFace is the face of compose.yaml.
 var ComposeFace = Face{Name: "compose", MySQL: "mysql:3306", Postgres: "postgres:5432", Kafka: KafkaInternal, Fluss: FlussBootstrap, Warehouse: WarehouseDir}
+
+// ClickHouseKafka is the bootstrap address of ClickHouse's Kafka engine
+// tables.
+func (f Face) ClickHouseKafka() string {
+	if f.KafkaClickHouse != "" {
+		return f.KafkaClickHouse
+	}
+	return f.Kafka
+}
 
 // PostgresHostPort splits Postgres into Flink CDC's hostname and port.
 func (f Face) PostgresHostPort() (host, port string) {

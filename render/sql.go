@@ -145,7 +145,7 @@ func clickhouseSchema(l *schemas.Lab, face Face) []byte {
 		fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s\n(\n", queue)
 		chColumns(&b, t, false)
 		fmt.Fprintf(&b, ")\nENGINE = Kafka\nSETTINGS\n")
-		fmt.Fprintf(&b, "    kafka_broker_list = '%s',\n", face.Kafka)
+		fmt.Fprintf(&b, "    kafka_broker_list = '%s',\n", face.ClickHouseKafka())
 		fmt.Fprintf(&b, "    kafka_topic_list = '%s',\n", k.Name)
 		fmt.Fprintf(&b, "    kafka_group_name = 'clickhouse-%s',\n", s.Name)
 		fmt.Fprintf(&b, "    kafka_format = 'JSONEachRow',\n")

@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -65,13 +66,40 @@ type Latency struct {
 	Add  string `json:"add"`
 }
 
-// Links are the links a latency control can slow, by name (FROM_TO):
-// the stack routes each through a proxy when some control names it.
-var Links = []string{LinkMySQLFlink}
+// LinkKind is a link a latency control can slow: what its bytes are.
+type LinkKind struct {
+	Name, From, To string
+	// Carries says what flows from From to To, for messages and docs.
+	Carries string
+}
 
-// LinkMySQLFlink is MySQL to Flink: the CDC sources' binlog reads and the
-// bounded jobs' JDBC reads.
-const LinkMySQLFlink = "mysql_flink"
+// Links are the links a latency control can slow, by name (FROM_TO):
+// the native stack routes each through a proxy when some control names
+// it.
+var Links = []LinkKind{
+	{LinkMySQLFlink, "mysql", "flink", "MySQL's binlog to Flink's CDC sources, and the bounded jobs' JDBC reads"},
+	{LinkKafkaClickHouse, "kafka", "clickhouse", "the messages ClickHouse's Kafka engine tables fetch from Kafka"},
+}
+
+const (
+	// LinkMySQLFlink is MySQL to Flink: the CDC sources' binlog reads
+	// and the bounded jobs' JDBC reads.
+	LinkMySQLFlink = "mysql_flink"
+	// LinkKafkaClickHouse is Kafka to ClickHouse: the fetches of its
+	// Kafka engine tables. Flink, the producer and labgen's own reads
+	// reach Kafka directly.
+	LinkKafkaClickHouse = "kafka_clickhouse"
+)
+
+// linkNamed is the link of that name, or nil.
+func linkNamed(name string) *LinkKind {
+	for i := range Links {
+		if Links[i].Name == name {
+			return &Links[i]
+		}
+	}
+	return nil
+}
 
 // Link is the name of the link l slows ("mysql_flink").
 func (l *Latency) Link() string { return l.From + "_" + l.To }
@@ -209,8 +237,12 @@ func (d *decoder) decodeLatency(c *Control, a *hcl.Attribute) *Latency {
 			return nil
 		}
 	}
-	if !slices.Contains(Links, l.Link()) {
-		d.errorf(a.Expr.Range(), "Unknown link", "Control %s slows the link from %q to %q, which labgen cannot slow; the links it can are %s (from = \"mysql\", to = \"flink\": MySQL's binlog to Flink's CDC sources).", c.Name, l.From, l.To, strings.Join(Links, ", "))
+	if linkNamed(l.Link()) == nil {
+		var can []string
+		for _, k := range Links {
+			can = append(can, fmt.Sprintf("from = %q, to = %q (%s)", k.From, k.To, k.Carries))
+		}
+		d.errorf(a.Expr.Range(), "Unknown link", "Control %s slows the link from %q to %q, which labgen cannot slow; the links it can are %s.", c.Name, l.From, l.To, joinList(can, "and"))
 		return nil
 	}
 	if dur, err := time.ParseDuration(l.Add); err != nil || dur <= 0 {

@@ -351,12 +351,14 @@ var refRun = map[string]string{
 		"mutant, over the job's own `settings`, for a job wrong in how it runs rather than in what it computes (no " +
 		"restart strategy: the first failure ends it). Alone or with `replace` or `query`; needs `job`.",
 	"control.latency": "An object `{ from = \"mysql\", to = \"flink\", add = \"40s\" }`: a fault that keeps the pipeline " +
-		"alive and delivering, late. Every byte MySQL sends Flink (the CDC sources' binlog, the bounded jobs' JDBC reads) " +
-		"arrives `add` later while the control is on: the native stack routes that link through a proxy (toxiproxy's, " +
-		"in the service `linkproxy`) whenever some control names it, and the control adds a latency toxic to it and " +
-		"removes it to undo, with no data lost. Waits are capped at `--control-cap` plus `add`, so that the rows arrive. " +
-		"The only link so far is mysql to flink; the control fails to apply on compose and Kubernetes, which do not " +
-		"route it through a proxy.",
+		"alive and delivering, late. Every byte `from` sends `to` arrives `add` later while the control is on: the native " +
+		"stack routes that link through a proxy (toxiproxy's, in the service `linkproxy`) whenever some control names it, " +
+		"and the control adds a latency toxic to it and removes it to undo, with no data lost. Waits are capped at " +
+		"`--control-cap` plus `add`, so that the rows arrive. Two links: `mysql` to `flink` (the CDC sources' binlog, the " +
+		"bounded jobs' JDBC reads; Flink's jobs dial the proxy for MySQL) and `kafka` to `clickhouse` (what ClickHouse's " +
+		"Kafka engine tables fetch: they bootstrap from the proxy, and the broker has a listener of theirs that it " +
+		"advertises as the proxy, so every fetch stays on the slowed link; Flink and labgen reach Kafka directly). The " +
+		"control fails to apply on compose and Kubernetes, which route no link through a proxy.",
 	"control.settle": "A duration (`\"40s\"`): how long the experiments wait after the control is applied. A mutant " +
 		"submitted afresh first reads its source's backlog, and a fault seen only while it happens (a window updated in " +
 		"place) must happen after the experiment has looked: without the wait, the experiment reads the backlog's end " +

@@ -129,55 +129,88 @@ func (s *Server) Stop() error {
 }
 
 func startIn(ctx context.Context, dir *proc.Dir, java, cp string) (*Server, error) {
+	srv, _, err := proc.RetryPorts(func() (*Server, *proc.Proc, error) {
+		port, ctrl, err := twoFreePorts()
+		if err != nil {
+			return nil, nil, err
+		}
+		return launch(ctx, dir, java, cp, fmt.Sprintf("127.0.0.1:%d", port), func(data string) string {
+			return serverProperties(port, ctrl, data)
+		})
+	})
+	return srv, err
+}
+
+// StartConfig starts a broker from the server.properties config returns
+// for its (empty) data directory, such as a stack's own, and returns once
+// a client at addr lists it. The caller chose the ports: a port taken is
+// an error, not a retry. The error wraps ErrMissing when java or mvn is
+// not installed. Stop kills it and removes its directory.
+func StartConfig(ctx context.Context, addr string, config func(data string) string) (*Server, error) {
+	java, err := lookJava()
+	if err != nil {
+		return nil, err
+	}
+	cp, err := classpath(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := proc.NewDir(dirPrefix, "")
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := launch(ctx, dir, java, cp, addr, config)
+	if err != nil {
+		dir.Remove()
+		return nil, err
+	}
+	return s, nil
+}
+
+// launch formats the storage of config's broker and starts it, once a
+// client at addr lists it.
+func launch(ctx context.Context, dir *proc.Dir, java, cp, addr string, config func(data string) string) (*Server, *proc.Proc, error) {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
 	log4j := dir.Join("log4j2.properties")
 	if err := os.WriteFile(log4j, []byte(log4jConfig), 0o644); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	clusterID, err := newClusterID()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	jvm := []string{
 		"-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 		"-Djava.awt.headless=true", "-Dlog4j2.configurationFile=" + log4j,
 		"-cp", cp,
 	}
-	srv, _, err := proc.RetryPorts(func() (*Server, *proc.Proc, error) {
-		port, ctrl, err := twoFreePorts()
-		if err != nil {
-			return nil, nil, err
-		}
-		data := dir.Join("data")
-		if err := os.RemoveAll(data); err != nil {
-			return nil, nil, err
-		}
-		props := dir.Join("server.properties")
-		if err := os.WriteFile(props, []byte(serverProperties(port, ctrl, data)), 0o644); err != nil {
-			return nil, nil, err
-		}
-		// kafka-storage.sh format: writes meta.properties with the cluster id.
-		format := exec.CommandContext(ctx, java, append(append([]string{}, jvm...),
-			"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", props)...)
-		if out, err := format.CombinedOutput(); err != nil {
-			return nil, nil, fmt.Errorf("kafka storage format: %v\n%s", err, proc.Tail(string(out), 20))
-		}
-		addr := fmt.Sprintf("127.0.0.1:%d", port)
-		cmd := exec.Command(java, append(append([]string{}, jvm...), "kafka.Kafka", props)...)
-		cmd.Dir = dir.Path
-		p, err := proc.StartProc("kafka broker", cmd, dir.Join("broker.out"), "")
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := p.WaitReady(deadline, pace, func(ctx context.Context) error { return probe(ctx, addr) }); err != nil {
-			p.Stop()
-			return nil, p, err
-		}
-		return &Server{Addr: addr, Dir: dir.Path, dir: dir, proc: p}, p, nil
-	})
-	return srv, err
+	data := dir.Join("data")
+	if err := os.RemoveAll(data); err != nil {
+		return nil, nil, err
+	}
+	props := dir.Join("server.properties")
+	if err := os.WriteFile(props, []byte(config(data)), 0o644); err != nil {
+		return nil, nil, err
+	}
+	// kafka-storage.sh format: writes meta.properties with the cluster id.
+	format := exec.CommandContext(ctx, java, append(append([]string{}, jvm...),
+		"kafka.tools.StorageTool", "format", "-t", clusterID, "-c", props)...)
+	if out, err := format.CombinedOutput(); err != nil {
+		return nil, nil, fmt.Errorf("kafka storage format: %v\n%s", err, proc.Tail(string(out), 20))
+	}
+	cmd := exec.Command(java, append(append([]string{}, jvm...), "kafka.Kafka", props)...)
+	cmd.Dir = dir.Path
+	p, err := proc.StartProc("kafka broker", cmd, dir.Join("broker.out"), "")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.WaitReady(deadline, pace, func(ctx context.Context) error { return probe(ctx, addr) }); err != nil {
+		p.Stop()
+		return nil, p, err
+	}
+	return &Server{Addr: addr, Dir: dir.Path, dir: dir, proc: p}, p, nil
 }
 
 // twoFreePorts are the broker's and the controller's ports.

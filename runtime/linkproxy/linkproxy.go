@@ -50,7 +50,8 @@ func Serve(api string, links []Link) error {
 }
 
 // Slow delays every byte the link's upstream sends its clients by add
-// (MySQL's binlog on its way to Flink), from now until Restore.
+// (MySQL's binlog on its way to Flink, Kafka's fetch responses on their
+// way to ClickHouse), from now until Restore.
 func Slow(api, link string, add time.Duration) error {
 	p, err := toxiclient.NewClient(api).Proxy(link)
 	if err != nil {

@@ -234,8 +234,11 @@ func (b *planner) linkProxy() Service {
 	api := "127.0.0.1:" + strconv.Itoa(b.ports.LinkProxyAPI)
 	argv := []string{b.self.Path, "linkproxy", "--api", api}
 	for _, name := range b.lab.Lab.LatencyLinks() {
-		if name == schemas.LinkMySQLFlink {
+		switch name {
+		case schemas.LinkMySQLFlink:
 			argv = append(argv, "--link", fmt.Sprintf("%s=127.0.0.1:%d>127.0.0.1:%d", name, b.ports.LinkMySQLFlink, b.ports.MySQL))
+		case schemas.LinkKafkaClickHouse:
+			argv = append(argv, "--link", fmt.Sprintf("%s=127.0.0.1:%d>127.0.0.1:%d", name, b.ports.LinkKafkaClickHouse, b.ports.KafkaClickHouse))
 		}
 	}
 	return Service{

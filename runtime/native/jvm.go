@@ -144,13 +144,28 @@ func KafkaProperties(lab *schemas.Lab, lay Layout, p Ports) []byte {
 	return append([]byte("# Written by labgen: one KRaft node, broker and controller, on 127.0.0.1.\n"), s.Properties()...)
 }
 
+// KafkaClickHouseListener is the broker's listener for ClickHouse when
+// the Kafka → ClickHouse link runs through the link proxy.
+const KafkaClickHouseListener = "CLICKHOUSE"
+
 // kafkaOverrides are the keys of render.KafkaSettings the native stack
 // sets otherwise.
 func kafkaOverrides(lay Layout, p Ports) render.Settings {
+	listeners := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,CONTROLLER://127.0.0.1:%d", p.Kafka, p.KafkaController)
+	advertised := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d", p.Kafka)
+	protocols := "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+	if p.KafkaClickHouse != 0 {
+		// ClickHouse's own listener, advertised as the link proxy's
+		// address: a client that bootstraps through the proxy is told
+		// the proxy, so its fetches stay on the slowed link.
+		listeners += fmt.Sprintf(",%s://127.0.0.1:%d", KafkaClickHouseListener, p.KafkaClickHouse)
+		advertised += fmt.Sprintf(",%s://127.0.0.1:%d", KafkaClickHouseListener, p.LinkKafkaClickHouse)
+		protocols += "," + KafkaClickHouseListener + ":PLAINTEXT"
+	}
 	return render.Settings{
-		{Key: "listeners", Value: fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,CONTROLLER://127.0.0.1:%d", p.Kafka, p.KafkaController)},
-		{Key: "advertised.listeners", Value: fmt.Sprintf("PLAINTEXT://127.0.0.1:%d", p.Kafka)},
-		{Key: "listener.security.protocol.map", Value: "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"},
+		{Key: "listeners", Value: listeners},
+		{Key: "advertised.listeners", Value: advertised},
+		{Key: "listener.security.protocol.map", Value: protocols},
 		{Key: "inter.broker.listener.name", Value: "PLAINTEXT"},
 		{Key: "controller.quorum.voters", Value: fmt.Sprintf("1@127.0.0.1:%d", p.KafkaController)},
 		{Key: "log.dirs", Value: filepath.Join(lay.Data("kafka"), "logs")},

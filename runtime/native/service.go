@@ -144,6 +144,10 @@ type Ports struct {
 	KafkaController, ZooKeeper, FlussCoordinator, FlussTablet           int
 	FlinkRPC, FlinkBlob                                                 int
 	// LinkProxyAPI and the links' listeners are 0 unless a latency
-	// control of the lab slows a link.
-	LinkProxyAPI, LinkMySQLFlink int
+	// control of the lab slows a link. KafkaClickHouse is the broker's
+	// listener the Kafka → ClickHouse link reaches through the proxy,
+	// which it advertises as LinkKafkaClickHouse, so that ClickHouse's
+	// every connection (the broker, its group coordinator) goes through
+	// the proxy, not only the first.
+	LinkProxyAPI, LinkMySQLFlink, LinkKafkaClickHouse, KafkaClickHouse int
 }

@@ -24,10 +24,13 @@ const (
 	portFlussTablet      = 9124
 	portFlinkRPC         = 6123
 	portFlinkBlob        = 6124
-	// The link proxy's API (toxiproxy's usual port) and its listener for
-	// the MySQL → Flink link, when a latency control names it.
-	portLinkProxyAPI   = 8474
-	portLinkMySQLFlink = 13306
+	// The link proxy's API (toxiproxy's usual port) and its listeners
+	// for the links a latency control names: MySQL → Flink, and Kafka →
+	// ClickHouse with the broker listener it forwards to.
+	portLinkProxyAPI        = 8474
+	portLinkMySQLFlink      = 13306
+	portLinkKafkaClickHouse = 19092
+	portKafkaClickHouse     = 19093
 )
 
 // Plan is a lab's native stack: its services in start order and the
@@ -66,8 +69,14 @@ func PortsOf(lab *labdir.Lab) Ports {
 	p.FlinkREST, p.Gateway = s.Port("flink", "ui"), s.Port("flink", "gateway")
 	p.ClickHouseHTTP = s.Port("clickhouse", "http")
 	p.Console = s.Port("console", "console")
-	if len(lab.Lab.LatencyLinks()) > 0 {
-		p.LinkProxyAPI, p.LinkMySQLFlink = portLinkProxyAPI, portLinkMySQLFlink
+	if links := lab.Lab.LatencyLinks(); len(links) > 0 {
+		p.LinkProxyAPI = portLinkProxyAPI
+		if slices.Contains(links, schemas.LinkMySQLFlink) {
+			p.LinkMySQLFlink = portLinkMySQLFlink
+		}
+		if slices.Contains(links, schemas.LinkKafkaClickHouse) {
+			p.LinkKafkaClickHouse, p.KafkaClickHouse = portLinkKafkaClickHouse, portKafkaClickHouse
+		}
 	}
 	return p
 }
@@ -128,8 +137,11 @@ func Prepare(ctx context.Context, lab *labdir.Lab, self Labgen, progress func(st
 func FaceOf(lab *labdir.Lab, lay Layout) render.Face {
 	ports := PortsOf(lab)
 	face := render.NativeFace(lab.Lab, ports.Kafka, ports.FlussCoordinator, lay.Warehouse())
-	if slices.Contains(lab.Lab.LatencyLinks(), schemas.LinkMySQLFlink) {
+	if ports.LinkMySQLFlink != 0 {
 		face.MySQL = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports.LinkMySQLFlink))
+	}
+	if ports.LinkKafkaClickHouse != 0 {
+		face.KafkaClickHouse = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports.LinkKafkaClickHouse))
 	}
 	return face
 }

@@ -17,3 +17,8 @@ control "binlog_late" { # ERROR: Link not in the stack
   title   = "MySQL's binlog late, with no Flink to read it"
   latency = { from = "mysql", to = "flink", add = "40s" }
 }
+
+control "serving_late" { # ERROR: Link not in the stack
+  title   = "Kafka late to a ClickHouse the stack does not run"
+  latency = { from = "kafka", to = "clickhouse", add = "20s" }
+}

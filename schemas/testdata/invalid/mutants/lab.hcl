@@ -96,7 +96,7 @@ control "binlog_late" {
 
 control "kafka_late" {
   title   = "A link labgen cannot slow"
-  latency = { from = "kafka", to = "clickhouse", add = "40s" } # ERROR: Unknown link
+  latency = { from = "flink", to = "kafka", add = "40s" } # ERROR: Unknown link
 }
 
 control "never_late" {
