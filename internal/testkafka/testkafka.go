@@ -63,9 +63,6 @@ type Server struct {
 	proc *proc.Proc
 }
 
-// Start formats a fresh KRaft storage directory in $TMPDIR and starts a
-// broker on free 127.0.0.1 ports, returning once a client can list the
-// broker. The error wraps ErrMissing when java or mvn is not installed.
 // FormatStorage runs Kafka's own storage tool (kafka-storage.sh format)
 // with clusterID on a fresh directory, removed afterwards: what a broker's
 // first start does, so that a test can show an ID is one Kafka takes.
@@ -101,8 +98,39 @@ func FormatStorage(ctx context.Context, clusterID string) error {
 	return nil
 }
 
-// Stop kills the broker and removes its directory.
+// Start formats a fresh KRaft storage directory in $TMPDIR and starts a
+// broker on free 127.0.0.1 ports, returning once a client can list the
+// broker. The error wraps ErrMissing when java or mvn is not installed.
 func Start(ctx context.Context) (*Server, error) {
+	return start(ctx, func(dir *proc.Dir, java, cp string) (*Server, error) {
+		srv, _, err := proc.RetryPorts(func() (*Server, *proc.Proc, error) {
+			port, ctrl, err := twoFreePorts()
+			if err != nil {
+				return nil, nil, err
+			}
+			return launch(ctx, dir, java, cp, fmt.Sprintf("127.0.0.1:%d", port), func(data string) string {
+				return serverProperties(port, ctrl, data)
+			})
+		})
+		return srv, err
+	})
+}
+
+// StartConfig starts a broker from the server.properties config returns
+// for its (empty) data directory, such as a stack's own, and returns once
+// a client at addr lists it. The caller chose the ports: a port taken is
+// an error, not a retry. The error wraps ErrMissing when java or mvn is
+// not installed.
+func StartConfig(ctx context.Context, addr string, config func(data string) string) (*Server, error) {
+	return start(ctx, func(dir *proc.Dir, java, cp string) (*Server, error) {
+		s, _, err := launch(ctx, dir, java, cp, addr, config)
+		return s, err
+	})
+}
+
+// start finds java and the broker's class path, makes the broker's
+// directory and runs in it; the directory goes when it fails.
+func start(ctx context.Context, run func(dir *proc.Dir, java, cp string) (*Server, error)) (*Server, error) {
 	java, err := lookJava()
 	if err != nil {
 		return nil, err
@@ -115,7 +143,7 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := startIn(ctx, dir, java, cp)
+	s, err := run(dir, java, cp)
 	if err != nil {
 		dir.Remove()
 		return nil, err
@@ -126,45 +154,6 @@ func Start(ctx context.Context) (*Server, error) {
 // Stop kills the broker and removes its directory.
 func (s *Server) Stop() error {
 	return errors.Join(s.proc.Stop(), s.dir.Remove())
-}
-
-func startIn(ctx context.Context, dir *proc.Dir, java, cp string) (*Server, error) {
-	srv, _, err := proc.RetryPorts(func() (*Server, *proc.Proc, error) {
-		port, ctrl, err := twoFreePorts()
-		if err != nil {
-			return nil, nil, err
-		}
-		return launch(ctx, dir, java, cp, fmt.Sprintf("127.0.0.1:%d", port), func(data string) string {
-			return serverProperties(port, ctrl, data)
-		})
-	})
-	return srv, err
-}
-
-// StartConfig starts a broker from the server.properties config returns
-// for its (empty) data directory, such as a stack's own, and returns once
-// a client at addr lists it. The caller chose the ports: a port taken is
-// an error, not a retry. The error wraps ErrMissing when java or mvn is
-// not installed. Stop kills it and removes its directory.
-func StartConfig(ctx context.Context, addr string, config func(data string) string) (*Server, error) {
-	java, err := lookJava()
-	if err != nil {
-		return nil, err
-	}
-	cp, err := classpath(ctx)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := proc.NewDir(dirPrefix, "")
-	if err != nil {
-		return nil, err
-	}
-	s, _, err := launch(ctx, dir, java, cp, addr, config)
-	if err != nil {
-		dir.Remove()
-		return nil, err
-	}
-	return s, nil
 }
 
 // launch formats the storage of config's broker and starts it, once a

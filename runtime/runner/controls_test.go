@@ -166,15 +166,7 @@ func TestAutoMutantScript(t *testing.T) {
 		t.Fatal(diags.Error())
 	}
 	dir, _ := renderLab(t, lab)
-	f, err := os.Open("../../schemas/testdata/mutants/bikes.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ms, _, err := schemas.ReadAutoMutants(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ms := bikesMutants(t)
 	ld, err := labdir.Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -231,15 +223,7 @@ func TestUnseenAutoMutantIsScored(t *testing.T) {
 			}
 		}
 	}
-	f, err := os.Open("../../schemas/testdata/mutants/bikes.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ms, _, err := schemas.ReadAutoMutants(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ms := bikesMutants(t)
 	if err := lab.AddAutoMutants(ms[:2]); err != nil {
 		t.Fatal(err)
 	}
@@ -255,4 +239,20 @@ func TestUnseenAutoMutantIsScored(t *testing.T) {
 	if got := r.rec.MutationScore(); !strings.HasPrefix(got, "automatic mutants: 0 of 2 killed (0 %)") {
 		t.Errorf("MutationScore() = %q", got)
 	}
+}
+
+// bikesMutants are the tutorial lab's automatic mutants, as Flink's
+// parser derived them (schemas/testdata/mutants/bikes.json).
+func bikesMutants(t *testing.T) []schemas.AutoMutant {
+	t.Helper()
+	f, err := os.Open("../../schemas/testdata/mutants/bikes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ms, _, err := schemas.ReadAutoMutants(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms
 }
