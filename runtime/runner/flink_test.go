@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,5 +286,22 @@ func TestWaitEndsWithTheJob(t *testing.T) {
 	}
 	if e := s.Expectations; len(e) != 1 || e[0].Held {
 		t.Errorf("expectation on the last run: %+v", e)
+	}
+}
+
+// A flink step without a job shows every job that has not ended, however
+// many mutants came and went before it, and then the newest ended ones.
+func TestJobsShownKeepsTheRunningOnes(t *testing.T) {
+	var jobs []flinkapi.JobSummary // newest first, as flinkapi.Jobs gives them
+	for i := range 25 {
+		jobs = append(jobs, flinkapi.JobSummary{ID: fmt.Sprint("mutant", i), State: "CANCELED"})
+	}
+	jobs = append(jobs, flinkapi.JobSummary{ID: "restarting", State: "RESTARTING"}, flinkapi.JobSummary{ID: "own", State: "RUNNING"})
+	shown, left := jobsShown(jobs, 20)
+	if len(shown) != 20 || left != 7 || shown[18].ID != "restarting" || shown[19].ID != "own" || shown[0].ID != "mutant0" || shown[17].ID != "mutant17" {
+		t.Errorf("shown %d (first %s, last %s), left %d", len(shown), shown[0].ID, shown[len(shown)-1].ID, left)
+	}
+	if shown, left := jobsShown(jobs[25:], 20); len(shown) != 2 || left != 0 {
+		t.Errorf("two jobs: shown %d, left %d", len(shown), left)
 	}
 }

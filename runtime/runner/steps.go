@@ -354,9 +354,7 @@ func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
 		if err != nil {
 			return outcome{ran: ran, err: err}
 		}
-		if len(jobs) > 20 {
-			jobs = jobs[:20]
-		}
+		jobs, left := jobsShown(jobs, maxJobsShown)
 		cols := []string{"job", "job id", "state"}
 		if show[flinkapi.ShowCheckpoints] {
 			cols = append(cols, "checkpoints")
@@ -382,7 +380,11 @@ func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
 			t.Rows = append(t.Rows, row)
 		}
 		v := cty.ObjectVal(map[string]cty.Value{"jobs": cty.TupleVal(vals), "count": cty.NumberIntVal(int64(len(vals)))})
-		return outcome{ran: ran, value: v, output: &record.Output{Tables: []record.Table{t}}, counts: map[string]int64{"jobs": int64(len(vals))}}
+		out := &record.Output{Tables: []record.Table{t}}
+		if left > 0 {
+			out.Notes = append(out.Notes, fmt.Sprintf("%d older jobs that ended are left out (at most %d jobs are shown; every one that has not ended is).", left, maxJobsShown))
+		}
+		return outcome{ran: ran, value: v, output: out, counts: map[string]int64{"jobs": int64(len(vals))}}
 	}
 	id, err := r.jobID(ctx, f.Job)
 	if err != nil {
@@ -400,6 +402,36 @@ func (r *Runner) runFlink(ctx context.Context, s *schemas.Step) outcome {
 		return outcome{ran: ran, err: err}
 	}
 	return outcome{ran: ran, value: flinkValue(st, r.restartBase), output: flinkOutput(st, show), counts: map[string]int64{}}
+}
+
+// maxJobsShown bounds a flink step without a job: a run with controls
+// leaves a cancelled job behind for every mutant.
+const maxJobsShown = 20
+
+// jobsShown keeps every job that has not ended and then the newest ended
+// ones, up to max in all, in the order given (newest first), and says how
+// many it left out. Cutting the newest-first list instead dropped the
+// lab's own long-running jobs once twenty mutants had come and gone, and
+// an expectation counting running jobs failed for it.
+func jobsShown(jobs []flinkapi.JobSummary, max int) (shown []flinkapi.JobSummary, left int) {
+	room := max
+	for _, j := range jobs {
+		if flinkapi.Active(j.State) {
+			room--
+		}
+	}
+	for _, j := range jobs {
+		switch {
+		case flinkapi.Active(j.State):
+			shown = append(shown, j)
+		case room > 0:
+			shown = append(shown, j)
+			room--
+		default:
+			left++
+		}
+	}
+	return shown, left
 }
 
 // percent writes a ratio of time (0 to 1) as Flink's UI does.
