@@ -413,8 +413,23 @@ func (r *Runner) applyControl(ctx context.Context, c *schemas.Control, run *reco
 			return fmt.Errorf("submit the mutant of job %s (%s): %w", m.Name, what, err)
 		}
 		run.Applied = append(run.Applied, fmt.Sprintf("submitted %s through the SQL gateway in place of job %s (%s)", what, m.Name, sr.JobID))
-		if err := r.awaitJobState(ctx, sr.JobID, func(s string) bool { return s == "RUNNING" }, 3*time.Minute); err != nil {
+		ended := ""
+		if err := r.awaitJobState(ctx, sr.JobID, func(s string) bool {
+			if flinkapi.Ended(s) {
+				ended = s
+			}
+			return s == "RUNNING" || ended != ""
+		}, 3*time.Minute); err != nil {
 			return fmt.Errorf("the mutant of job %s: %w", m.Name, err)
+		}
+		switch {
+		case ended != "" && c.Auto != nil:
+			// A job that cannot run is the mutant's fault, for the lab
+			// to notice (its job's state, its rows), not a control that
+			// failed to apply.
+			run.Applied = append(run.Applied, fmt.Sprintf("the mutant's job %s ended %s before it ran: the experiments run against it as it is", sr.JobID, ended))
+		case ended != "":
+			return fmt.Errorf("the mutant of job %s ended %s before it ran (Flink's exceptions for job %s say why)", m.Name, ended, sr.JobID)
 		}
 	}
 	return nil
