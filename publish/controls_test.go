@@ -101,7 +101,9 @@ func TestAutomaticMutantsOnPage(t *testing.T) {
 	// A mutant of a job no experiment reads ran against nothing: it
 	// counts, as a survivor that says so.
 	r.Unseen = []record.UnseenMutant{{Control: "audit/lose_keys", Title: "one key in ten lost", Diff: "+WHERE MOD(k, 10) <> 0\n"}}
-	if got, want := r.MutationScore(), "1 of 1 mutants killed; automatic mutants: 1 of 3 killed (33 %) (survived: trips/null_column:rider, audit/lose_keys)"; got != want {
+	// One that could not be applied ran nothing: a survivor that says why.
+	r.Controls = append(r.Controls, &record.ControlRun{Experiment: "x", Number: 1, Control: "trips/null_column:ended_at", Title: "ended_at → NULL", Kind: "automatic mutant", Error: "the mutant of job trips: still FAILED after 3m0s"})
+	if got, want := r.MutationScore(), "1 of 1 mutants killed; automatic mutants: 1 of 4 killed (25 %) (survived: trips/null_column:rider, trips/null_column:ended_at, audit/lose_keys)"; got != want {
 		t.Errorf("MutationScore() = %q, want %q", got, want)
 	}
 	if r.Blind() != 0 || r.Failure(true) != "" {
@@ -116,7 +118,8 @@ func TestAutomaticMutantsOnPage(t *testing.T) {
 	}
 	page := string(b)
 	for _, want := range []string{"<code>trips/lose_keys</code> (one key in ten lost): killed by 01 <code>b</code>", "<code>trips/null_column:rider</code> (rider → NULL): <strong>survived</strong>: no expectation was false under it",
-		"<code>audit/lose_keys</code> (one key in ten lost): <strong>survived</strong>: no experiment reads what its job writes"} {
+		"<code>audit/lose_keys</code> (one key in ten lost): <strong>survived</strong>: no experiment reads what its job writes",
+		"<code>trips/null_column:ended_at</code> (ended_at → NULL): <strong>survived</strong>: no experiment ran under it: the mutant of job trips: still FAILED after 3m0s"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}

@@ -78,6 +78,9 @@ type Mutant struct {
 	// Unseen: no experiment of the lab reads what its job writes, so
 	// none ran under it.
 	Unseen bool
+	// Error, when no experiment ran under it, is why: it could not be
+	// applied.
+	Error string
 }
 
 // UnseenMutant is an automatic mutant no experiment could see.
@@ -90,8 +93,11 @@ type UnseenMutant struct {
 // Survived says why a mutant survived, as record.md and the page
 // say it.
 func (m Mutant) Survived() string {
-	if m.Unseen {
+	switch {
+	case m.Unseen:
 		return "no experiment reads what its job writes"
+	case m.Error != "":
+		return "no experiment ran under it: " + m.Error
 	}
 	return "no expectation was false under it"
 }
@@ -108,6 +114,7 @@ type KilledBy struct {
 func (r *Record) Mutants() []Mutant {
 	var out []Mutant
 	at := map[string]int{}
+	ran := map[string]bool{}
 	for _, c := range r.Controls {
 		if c.Kind != schemas.ControlMutant && c.Kind != schemas.ControlAutoMutant {
 			continue
@@ -115,6 +122,16 @@ func (r *Record) Mutants() []Mutant {
 		if _, ok := at[c.Control]; !ok {
 			at[c.Control] = len(out)
 			out = append(out, Mutant{Control: c.Control, Title: c.Title, Diff: c.Diff, Auto: c.Kind == schemas.ControlAutoMutant})
+		}
+		if len(c.Steps) > 0 {
+			ran[c.Control] = true
+		} else if m := &out[at[c.Control]]; m.Error == "" {
+			m.Error = c.Error
+		}
+	}
+	for i := range out {
+		if ran[out[i].Control] {
+			out[i].Error = ""
 		}
 	}
 	for _, u := range r.Unseen {
