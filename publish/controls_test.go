@@ -102,7 +102,7 @@ func TestAutomaticMutantsOnPage(t *testing.T) {
 	// counts, as a survivor that says so.
 	r.Unseen = []record.UnseenMutant{{Control: "audit/lose_keys", Title: "one key in ten lost", Diff: "+WHERE MOD(k, 10) <> 0\n"}}
 	// One that could not be applied ran nothing: a survivor that says why.
-	r.Controls = append(r.Controls, &record.ControlRun{Experiment: "x", Number: 1, Control: "trips/null_column:ended_at", Title: "ended_at → NULL", Kind: "automatic mutant", Error: "the mutant of job trips: still FAILED after 3m0s"})
+	r.Controls = append(r.Controls, &record.ControlRun{Experiment: "x", Number: 1, Control: "trips/null_column:ended_at", Title: "ended_at → NULL", Kind: "automatic mutant", Error: "the control could not be applied, so the experiment did not run under it: the mutant of job trips: still FAILED after 3m0s"})
 	if got, want := r.MutationScore(), "1 of 1 mutants killed; automatic mutants: 1 of 4 killed (25 %) (survived: trips/null_column:rider, trips/null_column:ended_at, audit/lose_keys)"; got != want {
 		t.Errorf("MutationScore() = %q, want %q", got, want)
 	}
@@ -119,7 +119,7 @@ func TestAutomaticMutantsOnPage(t *testing.T) {
 	page := string(b)
 	for _, want := range []string{"<code>trips/lose_keys</code> (one key in ten lost): killed by 01 <code>b</code>", "<code>trips/null_column:rider</code> (rider → NULL): <strong>survived</strong>: no expectation was false under it",
 		"<code>audit/lose_keys</code> (one key in ten lost): <strong>survived</strong>: no experiment reads what its job writes",
-		"<code>trips/null_column:ended_at</code> (ended_at → NULL): <strong>survived</strong>: no experiment ran under it: the mutant of job trips: still FAILED after 3m0s"} {
+		"<code>trips/null_column:ended_at</code> (ended_at → NULL): <strong>survived</strong>: the control could not be applied, so the experiment did not run under it: the mutant of job trips: still FAILED after 3m0s"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}

@@ -97,7 +97,7 @@ func (m Mutant) Survived() string {
 	case m.Unseen:
 		return "no experiment reads what its job writes"
 	case m.Error != "":
-		return "no experiment ran under it: " + m.Error
+		return m.Error // "the control could not be applied, so …"
 	}
 	return "no expectation was false under it"
 }
