@@ -1,8 +1,15 @@
-# The negative control: what every measuring expectation must notice.
+# Negative controls, each aimed at the claims it names: the join
+# cancelled (the job's state, the lake's audit), mutants that keep rows
+# flowing but wrong in one named way, and a slowed link that keeps them
+# flowing but late.
 control "join_cancelled" {
   title  = "The streaming join is cancelled"
   text   = "Nothing new reaches Kafka or ClickHouse, while PostgreSQL keeps taking orders and payments."
   cancel = [job.order_wide]
+  # Experiment 04 bounds how many orders the lake lacks by 45 s of them:
+  # the lake must have been left behind longer than that when it reads.
+  # (Without the wait a run saw 221 <= 225 there: blind, by 4 orders.)
+  settle = "30s"
 }
 
 # A mutant aimed at the payment status: every row still arrives, on time,
@@ -14,6 +21,29 @@ control "status_stale" {
   replace = {
     "COALESCE(p.payment_status, 'PENDING') AS payment_status" = "'PENDING' AS payment_status"
   }
+}
+
+# A mutant aimed at the rest of the row: the status is right, every row
+# arrives on time, and the version ClickHouse deduplicates by is the
+# order's creation, not its latest change.
+control "version_stuck" {
+  title = "The join's version never moves past the order's creation"
+  text  = "A mutant of order_wide: updated_at is the order's created_at, so the paid version has the pending one's version; the status is right."
+  job   = job.order_wide
+  replace = {
+    "GREATEST(o.updated_at, COALESCE(p.updated_at, o.updated_at)) AS updated_at" = "o.created_at AS updated_at"
+  }
+}
+
+# A slowed link: nothing stopped, nothing lost. Every answer Kafka sends
+# ClickHouse is held 25 s; its Kafka engine fetches one answer at a time,
+# so a message written just after a fetch waits for the next one too (up
+# to 50 s). The serving layer lags past the bound and still catches up
+# within the control's cap (35 s plus the 25 s added).
+control "serving_late" {
+  title   = "Kafka's answers reach ClickHouse 25 s late"
+  text    = "Every byte Kafka sends ClickHouse's Kafka engine tables is held 25 s by the link proxy: the join runs and writes Kafka on time, and ClickHouse serves each order 25 to 50 s later than it would."
+  latency = { from = "kafka", to = "clickhouse", add = "25s" }
 }
 
 experiment "baseline" {
@@ -73,7 +103,7 @@ experiment "baseline" {
     expect {
       condition = result.rows[0].n == step.source_total.n && samples[length(samples) - 1].ms <= 30000
       message   = "Measured: within 30 s ClickHouse serves exactly the orders PostgreSQL held (none missing, none extra after deduplication)."
-      detects   = [control.join_cancelled]
+      detects   = [control.serving_late]
     }
   }
 
@@ -153,23 +183,29 @@ experiment "trace_order" {
     }
   }
 
+  # The wide row as PostgreSQL's own rows define it, read once the
+  # payment is in (the pick waits for that): what ClickHouse must serve.
   step "source" {
     title  = "The same order in PostgreSQL"
-    text   = "The source keeps one row per order and one per payment."
+    text   = "The source keeps one row per order and one per payment; the wide row is the order's columns, the payment's status and time, and the later of both changes."
     engine = "postgres"
     sql    = <<-SQL
-      SELECT o.order_id, o.order_status, o.updated_at,
-             p.payment_id, p.payment_status, p.paid_at
+      SELECT o.order_id, o.customer_id, o.category, o.order_amount, o.order_status,
+             p.payment_id, p.payment_status, p.paid_at, o.created_at,
+             GREATEST(o.updated_at, p.updated_at) AS updated_at
       FROM orders o
       LEFT JOIN payments p ON o.order_id = p.order_id
       WHERE o.order_id = ${step.pick.order_id}
     SQL
+    capture = {
+      row = result.rows[0]
+    }
   }
 
   step "serving" {
     title  = "The order in ClickHouse"
     engine = "clickhouse"
-    sql    = "SELECT order_id, order_status, payment_status, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.pick.order_id}"
+    sql    = "SELECT order_id, customer_id, category, order_amount, order_status, payment_status, paid_at, created_at, updated_at FROM analytics.dwd_order_wide FINAL WHERE order_id = ${step.pick.order_id}"
   }
 
   step "served" {
@@ -187,6 +223,14 @@ experiment "trace_order" {
       message   = "Measured: within 30 s ClickHouse serves the order once, with the payment status PostgreSQL has."
       detects   = [control.status_stale]
     }
+
+    # Every other column is PostgreSQL's too: a column no expectation
+    # reads could hold anything.
+    expect {
+      condition = result.rows[0].customer_id == step.source.row.customer_id && result.rows[0].category == step.source.row.category && result.rows[0].order_amount == step.source.row.order_amount && result.rows[0].order_status == step.source.row.order_status && result.rows[0].paid_at == step.source.row.paid_at && result.rows[0].created_at == step.source.row.created_at && result.rows[0].updated_at == step.source.row.updated_at
+      message   = "Measured: the rest of the wide row is PostgreSQL's (customer, category, amount, order status, payment time, creation), and its version, updated_at, is the later of the order's and the payment's changes."
+      detects   = [control.version_stuck]
+    }
   }
 
   step "kafka" {
@@ -197,9 +241,11 @@ experiment "trace_order" {
       key   = jsonencode({ order_id = step.pick.order_id })
     }
 
+    # Each change of the order is one message: the same version twice
+    # is a job that writes its output twice.
     expect {
-      condition = length(distinct([for m in result.messages : jsondecode(m.value).payment_status if !m.tombstone])) >= 2
-      message   = "Measured: the key has several versions, with different payment statuses (PENDING, then the payment's)."
+      condition = length(distinct([for m in result.messages : jsondecode(m.value).payment_status if !m.tombstone])) >= 2 && length(distinct([for m in result.messages : m.value if !m.tombstone])) == length([for m in result.messages : m if !m.tombstone])
+      message   = "Measured: the key has several versions, with different payment statuses (PENDING, then the payment's), and none of them twice."
       detects   = [control.status_stale]
     }
   }
